@@ -1,0 +1,14 @@
+#![forbid(unsafe_code)]
+//! Wire types of the Affiliate Job Intake API, shared by the server and the client.
+//!
+//! Everything here is what crosses the wire: request and response bodies, the
+//! problem (error) body, and the OpenAPI schemas derived from them.
+
+pub mod options;
+pub mod problem;
+
+pub use options::{PreferredStartId, PreferredStartOption};
+pub use problem::Problem;
+
+/// Base path of the affiliate API.
+pub const BASE_PATH: &str = "/v1/affiliate-job";

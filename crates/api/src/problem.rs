@@ -1,0 +1,91 @@
+//! The problem body (RFC 9457) every non-2xx answer carries.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Media type of every error answer.
+pub const PROBLEM_CONTENT_TYPE: &str = "application/problem+json";
+
+/// An error answer: exactly these five members, no others.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Problem {
+    /// A URI naming the HTTP status, e.g. `https://www.rfc-editor.org/rfc/rfc9110#status.400`.
+    #[serde(rename = "type")]
+    #[schema(example = "https://www.rfc-editor.org/rfc/rfc9110#status.401")]
+    pub type_uri: String,
+    /// The HTTP status code of the answer.
+    #[schema(example = 401)]
+    pub status: u16,
+    /// The status phrase, e.g. `Unauthorized`.
+    #[schema(example = "Unauthorized")]
+    pub title: String,
+    /// What went wrong and what to fix.
+    pub detail: String,
+    /// The request path, starting with `/`.
+    #[schema(example = "/v1/affiliate-job/jobs")]
+    pub instance: String,
+}
+
+impl Problem {
+    /// Builds the problem for `status` with its standard type URI and title.
+    pub fn new(status: u16, detail: impl Into<String>, instance: impl Into<String>) -> Self {
+        let section = match status {
+            // RFC 9110 has no section for 429; RFC 6585 defines it.
+            429 => "https://www.rfc-editor.org/rfc/rfc6585#section-4".to_owned(),
+            _ => format!("https://www.rfc-editor.org/rfc/rfc9110#status.{status}"),
+        };
+        Problem {
+            type_uri: section,
+            status,
+            title: status_title(status).to_owned(),
+            detail: detail.into(),
+            instance: instance.into(),
+        }
+    }
+}
+
+/// The standard reason phrase of an HTTP status.
+pub fn status_title(status: u16) -> &'static str {
+    match status {
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        406 => "Not Acceptable",
+        408 => "Request Timeout",
+        409 => "Conflict",
+        413 => "Content Too Large",
+        415 => "Unsupported Media Type",
+        422 => "Unprocessable Entity",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        501 => "Not Implemented",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        _ => "Error",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_problem_serialises_to_exactly_five_members() {
+        let value = serde_json::to_value(Problem::new(422, "Job classified as spam", "/v1/affiliate-job/jobs")).unwrap();
+        let object = value.as_object().unwrap();
+        let mut keys: Vec<_> = object.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["detail", "instance", "status", "title", "type"]);
+        assert_eq!(value["title"], "Unprocessable Entity");
+        assert_eq!(value["type"], "https://www.rfc-editor.org/rfc/rfc9110#status.422");
+    }
+
+    #[test]
+    fn a_problem_with_an_extra_member_is_refused_by_the_decoder() {
+        let text = r#"{"type":"t","status":400,"title":"Bad Request","detail":"d","instance":"/","extra":1}"#;
+        assert!(serde_json::from_str::<Problem>(text).is_err());
+    }
+}

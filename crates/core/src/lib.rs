@@ -1,0 +1,16 @@
+#![forbid(unsafe_code)]
+//! The domain of the Affiliate Job Intake Service: environments, affiliate keys
+//! and their sealed secrets, and the `Store` trait every backend implements.
+//! No HTTP and no SQL live here.
+
+#[cfg(feature = "contract")]
+pub mod contract;
+pub mod environment;
+pub mod keys;
+pub mod secrets;
+pub mod store;
+
+pub use environment::Environment;
+pub use keys::{ApiKey, KeyPolicy, NewKey};
+pub use secrets::{MasterKey, SealedSecret, SecretString};
+pub use store::{Store, StoreError};

@@ -1,0 +1,41 @@
+//! The backend contract suite of `intake-core`, run against SQLite: each test
+//! on its own fresh database file.
+
+use intake_core::contract;
+use intake_store_sqlite::SqliteStore;
+
+async fn fresh_store() -> (SqliteStore, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("intake.db").display());
+    (SqliteStore::open(&url).await.unwrap(), dir)
+}
+
+macro_rules! contract_tests {
+    ($($name:ident),* $(,)?) => {$(
+        #[tokio::test]
+        async fn $name() {
+            let (store, _dir) = fresh_store().await;
+            contract::$name(&store).await;
+        }
+    )*};
+}
+
+contract_tests!(
+    a_key_reads_back_as_written,
+    a_duplicate_key_id_is_a_conflict,
+    revoking_marks_one_key_and_keeps_the_first_time,
+    a_store_answers_a_ping,
+);
+
+#[tokio::test]
+async fn a_database_file_keeps_its_keys_across_reopening() {
+    let (store, dir) = fresh_store().await;
+    let master = intake_core::MasterKey::generate();
+    let new = intake_core::NewKey::generate("x", intake_core::Environment::Staging, Default::default(), &master);
+    intake_core::Store::insert_key(&store, &new.key).await.unwrap();
+    store.close().await;
+    let url = format!("sqlite://{}", dir.path().join("intake.db").display());
+    let reopened = SqliteStore::open(&url).await.unwrap();
+    let found = intake_core::Store::find_key(&reopened, &new.key.key_id).await.unwrap();
+    assert_eq!(found, Some(new.key));
+}
