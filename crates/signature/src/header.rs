@@ -1,0 +1,218 @@
+//! The signature header: `Authorization: Signature keyId="..",...` or a bare `Signature` header.
+
+mod error;
+mod params;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+
+pub use error::HeaderError;
+use params::{parse_params, Param};
+
+use crate::Algorithm;
+
+/// A parsed signature header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignatureHeader {
+    /// The `keyId` parameter: which secret signed the request.
+    pub key_id: String,
+    /// The `algorithm` parameter.
+    pub algorithm: Algorithm,
+    /// The covered names, lowercased, in signing order; `["date"]` when `headers` is absent.
+    pub headers: Vec<String>,
+    /// The decoded MAC, exactly as long as the algorithm's output.
+    pub signature: Vec<u8>,
+    /// The `created` parameter (Unix seconds), used by the `(created)` pseudo-header.
+    pub created: Option<i64>,
+    /// The `expires` parameter (Unix seconds), used by the `(expires)` pseudo-header.
+    pub expires: Option<i64>,
+}
+
+/// The raw parameters, each at most once, before validation.
+#[derive(Default)]
+struct RawParams {
+    key_id: Option<String>,
+    algorithm: Option<String>,
+    headers: Option<String>,
+    signature: Option<String>,
+    created: Option<String>,
+    expires: Option<String>,
+}
+
+impl SignatureHeader {
+    /// Parses the raw value of an `Authorization` header (`Signature keyId=...`, scheme matched
+    /// ignoring case) or of a `Signature` header (the parameters alone).
+    ///
+    /// Unknown parameters are ignored. `created` and `expires` may be quoted or bare integers
+    /// (draft-cavage-12 writes them bare); every other value must be quoted.
+    pub fn parse(value: &str) -> Result<Self, HeaderError> {
+        let params = parse_params(strip_scheme(value)?)?;
+        let raw = collect(params)?;
+
+        let key_id = raw
+            .key_id
+            .ok_or(HeaderError::MissingParameter { name: "keyId" })?;
+        if key_id.is_empty() {
+            return Err(HeaderError::EmptyKeyId);
+        }
+        let signature = raw
+            .signature
+            .ok_or(HeaderError::MissingParameter { name: "signature" })?;
+        let algorithm: Algorithm = raw
+            .algorithm
+            .ok_or(HeaderError::MissingParameter { name: "algorithm" })?
+            .parse()?;
+        let headers = match raw.headers {
+            Some(list) => covered_names(&list)?,
+            None => vec!["date".to_owned()],
+        };
+        Ok(SignatureHeader {
+            key_id,
+            algorithm,
+            headers,
+            signature: decode_signature(&signature, algorithm)?,
+            created: raw.created.map(|v| timestamp("created", v)).transpose()?,
+            expires: raw.expires.map(|v| timestamp("expires", v)).transpose()?,
+        })
+    }
+
+    /// The value for an `Authorization` header: `Signature ` followed by the `Display` form.
+    pub fn to_authorization(&self) -> String {
+        format!("Signature {self}")
+    }
+}
+
+/// Removes a leading `Signature` scheme; rejects any other scheme.
+fn strip_scheme(value: &str) -> Result<&str, HeaderError> {
+    let value = value.trim_matches([' ', '\t']);
+    if value.is_empty() {
+        return Err(HeaderError::Empty);
+    }
+    let word_end = value.find([' ', '\t', '=', ',']).unwrap_or(value.len());
+    let (word, rest) = value.split_at(word_end);
+    // `keyId ="x"` is a parameter with space before `=`, not a scheme called keyId.
+    let rest_start = rest.trim_start_matches([' ', '\t']);
+    if rest_start.starts_with(['=', ',']) || (rest_start.is_empty() && is_parameter_name(word)) {
+        return Ok(value);
+    }
+    if word.eq_ignore_ascii_case("signature") {
+        Ok(rest)
+    } else {
+        Err(HeaderError::WrongScheme {
+            scheme: word.to_owned(),
+        })
+    }
+}
+
+/// A parameter name that is not also the scheme's name, so a lone `keyId` is a broken parameter.
+fn is_parameter_name(word: &str) -> bool {
+    ["keyid", "algorithm", "headers", "created", "expires"]
+        .iter()
+        .any(|p| p.eq_ignore_ascii_case(word))
+}
+
+fn collect(params: Vec<Param>) -> Result<RawParams, HeaderError> {
+    let mut raw = RawParams::default();
+    let mut seen: Vec<String> = Vec::new();
+    for param in params {
+        let lower = param.name.to_ascii_lowercase();
+        if seen.contains(&lower) {
+            return Err(HeaderError::DuplicateParameter { name: param.name });
+        }
+        seen.push(lower.clone());
+        let (slot, bare_allowed) = match lower.as_str() {
+            "keyid" => (&mut raw.key_id, false),
+            "algorithm" => (&mut raw.algorithm, false),
+            "headers" => (&mut raw.headers, false),
+            "signature" => (&mut raw.signature, false),
+            "created" => (&mut raw.created, true),
+            "expires" => (&mut raw.expires, true),
+            _ => {
+                if !param.quoted {
+                    return Err(HeaderError::UnquotedValue { name: param.name });
+                }
+                continue;
+            }
+        };
+        let bare_ok = bare_allowed && !param.value.is_empty();
+        if !param.quoted && !bare_ok {
+            return Err(HeaderError::UnquotedValue { name: param.name });
+        }
+        *slot = Some(param.value);
+    }
+    Ok(raw)
+}
+
+fn covered_names(list: &str) -> Result<Vec<String>, HeaderError> {
+    let mut names: Vec<String> = Vec::new();
+    for name in list.split([' ', '\t']).filter(|n| !n.is_empty()) {
+        let name = name.to_ascii_lowercase();
+        if names.contains(&name) {
+            return Err(HeaderError::DuplicateCoveredHeader { name });
+        }
+        names.push(name);
+    }
+    if names.is_empty() {
+        return Err(HeaderError::EmptyHeaders);
+    }
+    Ok(names)
+}
+
+fn decode_signature(value: &str, algorithm: Algorithm) -> Result<Vec<u8>, HeaderError> {
+    if value.is_empty() {
+        return Err(HeaderError::EmptySignature);
+    }
+    let bytes = STANDARD
+        .decode(value)
+        .map_err(|e| HeaderError::InvalidBase64 {
+            reason: e.to_string(),
+        })?;
+    if bytes.len() != algorithm.mac_len() {
+        return Err(HeaderError::SignatureLength {
+            algorithm,
+            expected: algorithm.mac_len(),
+            actual: bytes.len(),
+        });
+    }
+    Ok(bytes)
+}
+
+fn timestamp(name: &'static str, value: String) -> Result<i64, HeaderError> {
+    let digits = value.strip_prefix('-').unwrap_or(&value);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(HeaderError::InvalidTimestamp { name, value });
+    }
+    value
+        .parse()
+        .map_err(|_| HeaderError::InvalidTimestamp { name, value })
+}
+
+impl fmt::Display for SignatureHeader {
+    /// `keyId="..",algorithm="..",headers="..",signature=".."`, then `created`/`expires` when set.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "keyId=\"{}\",algorithm=\"{}\",headers=\"{}\",signature=\"{}\"",
+            escape(&self.key_id),
+            self.algorithm,
+            escape(&self.headers.join(" ")),
+            STANDARD.encode(&self.signature)
+        )?;
+        if let Some(created) = self.created {
+            write!(f, ",created={created}")?;
+        }
+        if let Some(expires) = self.expires {
+            write!(f, ",expires={expires}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Escapes `"` and `\` so the value survives as a quoted string.
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
