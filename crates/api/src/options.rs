@@ -74,7 +74,10 @@ pub struct PreferredStartOption {
 pub fn preferred_start_options() -> Vec<PreferredStartOption> {
     PreferredStartId::ALL
         .into_iter()
-        .map(|id| PreferredStartOption { id: id.as_str().to_owned(), label: id.label().to_owned() })
+        .map(|id| PreferredStartOption {
+            id: id.as_str().to_owned(),
+            label: id.label().to_owned(),
+        })
         .collect()
 }
 

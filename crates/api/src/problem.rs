@@ -74,13 +74,21 @@ mod tests {
 
     #[test]
     fn a_problem_serialises_to_exactly_five_members() {
-        let value = serde_json::to_value(Problem::new(422, "Job classified as spam", "/v1/affiliate-job/jobs")).unwrap();
+        let value = serde_json::to_value(Problem::new(
+            422,
+            "Job classified as spam",
+            "/v1/affiliate-job/jobs",
+        ))
+        .unwrap();
         let object = value.as_object().unwrap();
         let mut keys: Vec<_> = object.keys().map(String::as_str).collect();
         keys.sort_unstable();
         assert_eq!(keys, ["detail", "instance", "status", "title", "type"]);
         assert_eq!(value["title"], "Unprocessable Entity");
-        assert_eq!(value["type"], "https://www.rfc-editor.org/rfc/rfc9110#status.422");
+        assert_eq!(
+            value["type"],
+            "https://www.rfc-editor.org/rfc/rfc9110#status.422"
+        );
     }
 
     #[test]

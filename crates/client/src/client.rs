@@ -5,7 +5,10 @@ use crate::signing::SigningConfig;
 use intake_api::options::PreferredStartOption;
 use intake_api::{Problem, BASE_PATH};
 use intake_signature::{digest_header, sign, Message};
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, DATE, HOST, RETRY_AFTER};
+use reqwest::header::{
+    HeaderMap, HeaderName, HeaderValue, AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, DATE, HOST,
+    RETRY_AFTER,
+};
 use reqwest::{Method, Response};
 use serde::de::DeserializeOwned;
 use std::fmt;
@@ -24,7 +27,10 @@ pub struct Client {
 
 impl fmt::Debug for Client {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Client").field("base_url", &self.base_url.as_str()).field("key_id", &self.key_id).finish_non_exhaustive()
+        f.debug_struct("Client")
+            .field("base_url", &self.base_url.as_str())
+            .field("key_id", &self.key_id)
+            .finish_non_exhaustive()
     }
 }
 
@@ -32,15 +38,24 @@ impl Client {
     /// A client of the service at `base_url` (e.g. `http://127.0.0.1:8080`)
     /// signing with `key_id` and `secret`, hmac-sha256 over the default headers.
     pub fn new(base_url: &str, key_id: &str, secret: &str) -> Result<Self, ClientError> {
-        let base_url = Url::parse(base_url).map_err(|error| ClientError::Config(format!("base URL `{base_url}`: {error}")))?;
+        let base_url = Url::parse(base_url)
+            .map_err(|error| ClientError::Config(format!("base URL `{base_url}`: {error}")))?;
         if base_url.host_str().is_none() {
-            return Err(ClientError::Config(format!("base URL `{base_url}` has no host")));
+            return Err(ClientError::Config(format!(
+                "base URL `{base_url}` has no host"
+            )));
         }
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(30))
             .build()
             .map_err(|error| ClientError::Config(error.to_string()))?;
-        Ok(Client { http, base_url, key_id: key_id.to_owned(), secret: secret.to_owned(), signing: SigningConfig::default() })
+        Ok(Client {
+            http,
+            base_url,
+            key_id: key_id.to_owned(),
+            secret: secret.to_owned(),
+            signing: SigningConfig::default(),
+        })
     }
 
     /// Uses other signing choices.
@@ -57,13 +72,20 @@ impl Client {
 
     /// `GET /preferred-start-options`.
     pub async fn preferred_start_options(&self) -> Result<Vec<PreferredStartOption>, ClientError> {
-        let response = self.send(Method::GET, "/preferred-start-options", None).await?;
+        let response = self
+            .send(Method::GET, "/preferred-start-options", None)
+            .await?;
         decode(response).await
     }
 
     /// Builds a signed request for `path` under the API base path
     /// (`/preferred-start-options`), with an optional `(content type, body)`.
-    pub fn signed_request(&self, method: Method, path: &str, body: Option<(&str, Vec<u8>)>) -> Result<reqwest::Request, ClientError> {
+    pub fn signed_request(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<(&str, Vec<u8>)>,
+    ) -> Result<reqwest::Request, ClientError> {
         let url = self
             .base_url
             .join(&format!("{BASE_PATH}{path}"))
@@ -76,7 +98,10 @@ impl Client {
             Some(port) => format!("{}:{port}", url.host_str().unwrap_or_default()),
             None => url.host_str().unwrap_or_default().to_owned(),
         };
-        let mut headers = vec![(HOST, host), (DATE, httpdate::fmt_http_date(SystemTime::now()))];
+        let mut headers = vec![
+            (HOST, host),
+            (DATE, httpdate::fmt_http_date(SystemTime::now())),
+        ];
         if let Some((content_type, bytes)) = &body {
             headers.push((CONTENT_TYPE, (*content_type).to_owned()));
             headers.push((HeaderName::from_static("digest"), digest_header(bytes)));
@@ -87,8 +112,14 @@ impl Client {
             message.push_header(name.as_str(), value);
         }
         let covered = self.signing.covered(body.is_some());
-        let signature = sign(&message, &self.key_id, self.signing.algorithm, self.secret.as_bytes(), &covered)
-            .map_err(|error| ClientError::Config(format!("cannot sign: {error}")))?;
+        let signature = sign(
+            &message,
+            &self.key_id,
+            self.signing.algorithm,
+            self.secret.as_bytes(),
+            &covered,
+        )
+        .map_err(|error| ClientError::Config(format!("cannot sign: {error}")))?;
         let mut map = HeaderMap::new();
         for (name, value) in headers {
             map.insert(name, header_value(&value)?);
@@ -102,7 +133,12 @@ impl Client {
     }
 
     /// Signs and sends a request; a non-2xx answer becomes [`ClientError::Problem`].
-    pub async fn send(&self, method: Method, path: &str, body: Option<(&str, Vec<u8>)>) -> Result<Response, ClientError> {
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<(&str, Vec<u8>)>,
+    ) -> Result<Response, ClientError> {
         let request = self.signed_request(method, path, body)?;
         let response = self.http.execute(request).await?;
         if response.status().is_success() {
@@ -114,13 +150,15 @@ impl Client {
 }
 
 fn header_value(value: &str) -> Result<HeaderValue, ClientError> {
-    HeaderValue::from_str(value).map_err(|_| ClientError::Config(format!("`{value}` cannot be a header value")))
+    HeaderValue::from_str(value)
+        .map_err(|_| ClientError::Config(format!("`{value}` cannot be a header value")))
 }
 
 /// Decodes a 2xx JSON body.
 pub(crate) async fn decode<T: DeserializeOwned>(response: Response) -> Result<T, ClientError> {
     let bytes = response.bytes().await?;
-    serde_json::from_slice(&bytes).map_err(|error| ClientError::Unexpected(format!("cannot decode the answer: {error}")))
+    serde_json::from_slice(&bytes)
+        .map_err(|error| ClientError::Unexpected(format!("cannot decode the answer: {error}")))
 }
 
 /// Turns an error answer into a typed problem (or `Unexpected` when it is not one).
@@ -134,8 +172,14 @@ pub(crate) async fn problem_of(response: Response) -> ClientError {
         .map(Duration::from_secs);
     match response.bytes().await {
         Ok(bytes) => match serde_json::from_slice::<Problem>(&bytes) {
-            Ok(problem) => ClientError::Problem { problem, retry_after },
-            Err(_) => ClientError::Unexpected(format!("status {status} without a problem body: {}", String::from_utf8_lossy(&bytes))),
+            Ok(problem) => ClientError::Problem {
+                problem,
+                retry_after,
+            },
+            Err(_) => ClientError::Unexpected(format!(
+                "status {status} without a problem body: {}",
+                String::from_utf8_lossy(&bytes)
+            )),
         },
         Err(error) => ClientError::Network(error),
     }

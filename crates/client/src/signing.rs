@@ -17,7 +17,15 @@ impl Default for SigningConfig {
     fn default() -> Self {
         SigningConfig {
             algorithm: Algorithm::HmacSha256,
-            headers: ["(request-target)", "host", "date", "digest", "content-length"].map(String::from).to_vec(),
+            headers: [
+                "(request-target)",
+                "host",
+                "date",
+                "digest",
+                "content-length",
+            ]
+            .map(String::from)
+            .to_vec(),
         }
     }
 }
@@ -25,7 +33,10 @@ impl Default for SigningConfig {
 impl SigningConfig {
     /// Parses a space-separated header list such as `(request-target) host date`.
     pub fn with_headers(mut self, list: &str) -> Self {
-        self.headers = list.split_whitespace().map(str::to_ascii_lowercase).collect();
+        self.headers = list
+            .split_whitespace()
+            .map(str::to_ascii_lowercase)
+            .collect();
         self
     }
 
@@ -34,7 +45,9 @@ impl SigningConfig {
         self.headers
             .iter()
             .map(String::as_str)
-            .filter(|name| has_body || !matches!(*name, "digest" | "content-length" | "content-digest"))
+            .filter(|name| {
+                has_body || !matches!(*name, "digest" | "content-length" | "content-digest")
+            })
             .collect()
     }
 }

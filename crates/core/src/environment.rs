@@ -53,8 +53,14 @@ mod tests {
 
     #[test]
     fn environments_parse_case_insensitively_and_print_lowercase() {
-        assert_eq!("Staging".parse::<Environment>().unwrap(), Environment::Staging);
-        assert_eq!(" production ".parse::<Environment>().unwrap(), Environment::Production);
+        assert_eq!(
+            "Staging".parse::<Environment>().unwrap(),
+            Environment::Staging
+        );
+        assert_eq!(
+            " production ".parse::<Environment>().unwrap(),
+            Environment::Production
+        );
         assert_eq!(Environment::Production.to_string(), "production");
         assert!("prod".parse::<Environment>().is_err());
     }

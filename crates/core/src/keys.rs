@@ -68,7 +68,12 @@ pub struct NewKey {
 
 impl NewKey {
     /// Makes a fresh key with a random id and secret, sealed under `master`.
-    pub fn generate(name: &str, environment: Environment, policy: KeyPolicy, master: &MasterKey) -> Self {
+    pub fn generate(
+        name: &str,
+        environment: Environment,
+        policy: KeyPolicy,
+        master: &MasterKey,
+    ) -> Self {
         let key_id = generate_key_id(environment);
         let secret = SecretString::generate();
         let key = ApiKey {
@@ -77,7 +82,9 @@ impl NewKey {
             name: name.trim().to_owned(),
             environment,
             policy,
-            created_at: OffsetDateTime::now_utc().replace_nanosecond(0).expect("zero nanoseconds is valid"),
+            created_at: OffsetDateTime::now_utc()
+                .replace_nanosecond(0)
+                .expect("zero nanoseconds is valid"),
             revoked_at: None,
         };
         NewKey { key, secret }
@@ -91,7 +98,11 @@ fn generate_key_id(environment: Environment) -> String {
         Environment::Staging => "stg_",
         Environment::Production => "prd_",
     };
-    let suffix: String = rand::rngs::OsRng.sample_iter(rand::distributions::Alphanumeric).take(24).map(char::from).collect();
+    let suffix: String = rand::rngs::OsRng
+        .sample_iter(rand::distributions::Alphanumeric)
+        .take(24)
+        .map(char::from)
+        .collect();
     format!("{prefix}{suffix}")
 }
 
@@ -102,11 +113,19 @@ mod tests {
     #[test]
     fn a_generated_key_carries_its_environment_in_its_id_and_a_sealed_secret() {
         let master = MasterKey::generate();
-        let new = NewKey::generate(" Acme Quotes ", Environment::Production, KeyPolicy::default(), &master);
+        let new = NewKey::generate(
+            " Acme Quotes ",
+            Environment::Production,
+            KeyPolicy::default(),
+            &master,
+        );
         assert!(new.key.key_id.starts_with("prd_"));
         assert_eq!(new.key.key_id.len(), 28);
         assert_eq!(new.key.name, "Acme Quotes");
-        assert_eq!(master.open(&new.key.key_id, &new.key.secret).unwrap(), new.secret);
+        assert_eq!(
+            master.open(&new.key.key_id, &new.key.secret).unwrap(),
+            new.secret
+        );
         assert!(new.key.is_active());
         let other = NewKey::generate("x", Environment::Staging, KeyPolicy::default(), &master);
         assert!(other.key.key_id.starts_with("stg_"));
@@ -116,7 +135,10 @@ mod tests {
     #[test]
     fn a_policy_is_lowercased_and_deduplicated() {
         let policy = KeyPolicy::parse("(request-target) Host date  digest host");
-        assert_eq!(policy.required_headers, ["(request-target)", "host", "date", "digest"]);
+        assert_eq!(
+            policy.required_headers,
+            ["(request-target)", "host", "date", "digest"]
+        );
         assert_eq!(policy.to_text(), "(request-target) host date digest");
         assert!(KeyPolicy::parse("  ").required_headers.is_empty());
     }

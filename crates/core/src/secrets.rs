@@ -77,7 +77,9 @@ impl MasterKey {
     /// Parses 64 hex digits or standard Base64 of 32 bytes (surrounding whitespace ignored).
     pub fn parse(text: &str) -> Result<Self, SecretError> {
         let text = text.trim();
-        let mut bytes = hex::decode(text).or_else(|_| STANDARD.decode(text)).map_err(|_| SecretError::BadMasterKey)?;
+        let mut bytes = hex::decode(text)
+            .or_else(|_| STANDARD.decode(text))
+            .map_err(|_| SecretError::BadMasterKey)?;
         let key = <[u8; 32]>::try_from(bytes.as_slice()).map_err(|_| SecretError::BadMasterKey);
         bytes.zeroize();
         key.map(MasterKey)
@@ -92,9 +94,18 @@ impl MasterKey {
     pub fn seal(&self, key_id: &str, secret: &SecretString) -> SealedSecret {
         let mut nonce = [0u8; 24];
         rand::rngs::OsRng.fill_bytes(&mut nonce);
-        let payload = Payload { msg: secret.expose().as_bytes(), aad: key_id.as_bytes() };
-        let ciphertext = self.cipher().encrypt(XNonce::from_slice(&nonce), payload).expect("XChaCha20-Poly1305 sealing cannot fail");
-        SealedSecret { nonce: nonce.to_vec(), ciphertext }
+        let payload = Payload {
+            msg: secret.expose().as_bytes(),
+            aad: key_id.as_bytes(),
+        };
+        let ciphertext = self
+            .cipher()
+            .encrypt(XNonce::from_slice(&nonce), payload)
+            .expect("XChaCha20-Poly1305 sealing cannot fail");
+        SealedSecret {
+            nonce: nonce.to_vec(),
+            ciphertext,
+        }
     }
 
     /// Opens a secret sealed for `key_id`.
@@ -102,9 +113,17 @@ impl MasterKey {
         if sealed.nonce.len() != 24 {
             return Err(SecretError::Unseal);
         }
-        let payload = Payload { msg: &sealed.ciphertext, aad: key_id.as_bytes() };
-        let plain = self.cipher().decrypt(XNonce::from_slice(&sealed.nonce), payload).map_err(|_| SecretError::Unseal)?;
-        String::from_utf8(plain).map(SecretString).map_err(|_| SecretError::Unseal)
+        let payload = Payload {
+            msg: &sealed.ciphertext,
+            aad: key_id.as_bytes(),
+        };
+        let plain = self
+            .cipher()
+            .decrypt(XNonce::from_slice(&sealed.nonce), payload)
+            .map_err(|_| SecretError::Unseal)?;
+        String::from_utf8(plain)
+            .map(SecretString)
+            .map_err(|_| SecretError::Unseal)
     }
 
     fn cipher(&self) -> XChaCha20Poly1305 {
@@ -127,10 +146,20 @@ mod tests {
         let master = MasterKey::generate();
         let secret = SecretString::generate();
         let sealed = master.seal("stg_abc", &secret);
-        assert!(!sealed.ciphertext.windows(8).any(|w| secret.expose().as_bytes().windows(8).any(|s| s == w)));
+        assert!(!sealed.ciphertext.windows(8).any(|w| secret
+            .expose()
+            .as_bytes()
+            .windows(8)
+            .any(|s| s == w)));
         assert_eq!(master.open("stg_abc", &sealed).unwrap(), secret);
-        assert!(master.open("stg_abd", &sealed).is_err(), "a different key id must not open it");
-        assert!(MasterKey::generate().open("stg_abc", &sealed).is_err(), "a different master key must not open it");
+        assert!(
+            master.open("stg_abd", &sealed).is_err(),
+            "a different key id must not open it"
+        );
+        assert!(
+            MasterKey::generate().open("stg_abc", &sealed).is_err(),
+            "a different master key must not open it"
+        );
     }
 
     #[test]
@@ -139,7 +168,10 @@ mod tests {
         let hex_text = master.to_hex();
         let reparsed = MasterKey::parse(&format!(" {hex_text}\n")).unwrap();
         let secret = SecretString::new("s".into());
-        assert_eq!(reparsed.open("k", &master.seal("k", &secret)).unwrap(), secret);
+        assert_eq!(
+            reparsed.open("k", &master.seal("k", &secret)).unwrap(),
+            secret
+        );
         assert!(MasterKey::parse(&STANDARD.encode([7u8; 32])).is_ok());
         assert!(MasterKey::parse("abcd").is_err());
         assert!(MasterKey::parse(&STANDARD.encode([7u8; 16])).is_err());
@@ -149,7 +181,10 @@ mod tests {
     fn debug_output_never_shows_a_secret() {
         let secret = SecretString::new("very-secret-value".into());
         assert!(!format!("{secret:?}").contains("very-secret-value"));
-        assert_eq!(format!("{:?}", MasterKey::generate()), "MasterKey(<redacted>)");
+        assert_eq!(
+            format!("{:?}", MasterKey::generate()),
+            "MasterKey(<redacted>)"
+        );
         assert_eq!(SecretString::generate().expose().len(), 43);
     }
 }

@@ -10,18 +10,20 @@ use time::OffsetDateTime;
 const COLUMNS: &str = "key_id, name, environment, secret_nonce, secret_ciphertext, required_headers, created_at, revoked_at";
 
 pub async fn insert(pool: &SqlitePool, key: &ApiKey) -> Result<(), StoreError> {
-    sqlx::query(&format!("INSERT INTO api_keys ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"))
-        .bind(&key.key_id)
-        .bind(&key.name)
-        .bind(key.environment.as_str())
-        .bind(&key.secret.nonce)
-        .bind(&key.secret.ciphertext)
-        .bind(key.policy.to_text())
-        .bind(key.created_at)
-        .bind(key.revoked_at)
-        .execute(pool)
-        .await
-        .map_err(map_error)?;
+    sqlx::query(&format!(
+        "INSERT INTO api_keys ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    ))
+    .bind(&key.key_id)
+    .bind(&key.name)
+    .bind(key.environment.as_str())
+    .bind(&key.secret.nonce)
+    .bind(&key.secret.ciphertext)
+    .bind(key.policy.to_text())
+    .bind(key.created_at)
+    .bind(key.revoked_at)
+    .execute(pool)
+    .await
+    .map_err(map_error)?;
     Ok(())
 }
 
@@ -35,14 +37,20 @@ pub async fn find(pool: &SqlitePool, key_id: &str) -> Result<Option<ApiKey>, Sto
 }
 
 pub async fn list(pool: &SqlitePool) -> Result<Vec<ApiKey>, StoreError> {
-    let rows = sqlx::query(&format!("SELECT {COLUMNS} FROM api_keys ORDER BY created_at, key_id"))
-        .fetch_all(pool)
-        .await
-        .map_err(map_error)?;
+    let rows = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM api_keys ORDER BY created_at, key_id"
+    ))
+    .fetch_all(pool)
+    .await
+    .map_err(map_error)?;
     rows.iter().map(decode).collect()
 }
 
-pub async fn revoke(pool: &SqlitePool, key_id: &str, at: OffsetDateTime) -> Result<ApiKey, StoreError> {
+pub async fn revoke(
+    pool: &SqlitePool,
+    key_id: &str,
+    at: OffsetDateTime,
+) -> Result<ApiKey, StoreError> {
     let row = sqlx::query(&format!(
         "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE key_id = ? RETURNING {COLUMNS}"
     ))
@@ -51,7 +59,9 @@ pub async fn revoke(pool: &SqlitePool, key_id: &str, at: OffsetDateTime) -> Resu
     .fetch_optional(pool)
     .await
     .map_err(map_error)?;
-    row.map(|row| decode(&row)).transpose()?.ok_or(StoreError::NotFound)
+    row.map(|row| decode(&row))
+        .transpose()?
+        .ok_or(StoreError::NotFound)
 }
 
 fn decode(row: &sqlx::sqlite::SqliteRow) -> Result<ApiKey, StoreError> {
@@ -60,7 +70,9 @@ fn decode(row: &sqlx::sqlite::SqliteRow) -> Result<ApiKey, StoreError> {
     Ok(ApiKey {
         key_id: row.try_get("key_id").map_err(map_error)?,
         name: row.try_get("name").map_err(map_error)?,
-        environment: environment.parse().map_err(|error| StoreError::Other(format!("{error}")))?,
+        environment: environment
+            .parse()
+            .map_err(|error| StoreError::Other(format!("{error}")))?,
         secret: SealedSecret {
             nonce: row.try_get("secret_nonce").map_err(map_error)?,
             ciphertext: row.try_get("secret_ciphertext").map_err(map_error)?,

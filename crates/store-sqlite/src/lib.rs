@@ -7,7 +7,9 @@ mod keys;
 use async_trait::async_trait;
 use intake_core::keys::ApiKey;
 use intake_core::store::{Store, StoreError};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
 use std::str::FromStr;
 use std::time::Duration;
 use time::OffsetDateTime;
@@ -28,7 +30,11 @@ impl SqliteStore {
         let options = SqliteConnectOptions::from_str(url)
             .map_err(|error| StoreError::Other(format!("bad SQLite URL `{url}`: {error}")))?
             .create_if_missing(true)
-            .journal_mode(if in_memory { SqliteJournalMode::Memory } else { SqliteJournalMode::Wal })
+            .journal_mode(if in_memory {
+                SqliteJournalMode::Memory
+            } else {
+                SqliteJournalMode::Wal
+            })
             // FULL: a commit is on disk before the answer goes out, so an
             // acknowledged request survives a power cut, not only a crash.
             .synchronous(SqliteSynchronous::Full)
@@ -47,7 +53,9 @@ impl SqliteStore {
         sqlx::migrate!("./migrations")
             .run(&pool)
             .await
-            .map_err(|error| StoreError::Other(format!("migrating the SQLite store failed: {error}")))?;
+            .map_err(|error| {
+                StoreError::Other(format!("migrating the SQLite store failed: {error}"))
+            })?;
         Ok(SqliteStore { pool })
     }
 
@@ -60,7 +68,10 @@ impl SqliteStore {
 #[async_trait]
 impl Store for SqliteStore {
     async fn ping(&self) -> Result<(), StoreError> {
-        sqlx::query("SELECT 1").execute(&self.pool).await.map_err(map_error)?;
+        sqlx::query("SELECT 1")
+            .execute(&self.pool)
+            .await
+            .map_err(map_error)?;
         Ok(())
     }
 

@@ -31,11 +31,20 @@ contract_tests!(
 async fn a_database_file_keeps_its_keys_across_reopening() {
     let (store, dir) = fresh_store().await;
     let master = intake_core::MasterKey::generate();
-    let new = intake_core::NewKey::generate("x", intake_core::Environment::Staging, Default::default(), &master);
-    intake_core::Store::insert_key(&store, &new.key).await.unwrap();
+    let new = intake_core::NewKey::generate(
+        "x",
+        intake_core::Environment::Staging,
+        Default::default(),
+        &master,
+    );
+    intake_core::Store::insert_key(&store, &new.key)
+        .await
+        .unwrap();
     store.close().await;
     let url = format!("sqlite://{}", dir.path().join("intake.db").display());
     let reopened = SqliteStore::open(&url).await.unwrap();
-    let found = intake_core::Store::find_key(&reopened, &new.key.key_id).await.unwrap();
+    let found = intake_core::Store::find_key(&reopened, &new.key.key_id)
+        .await
+        .unwrap();
     assert_eq!(found, Some(new.key));
 }

@@ -1,0 +1,128 @@
+//! The command line (DESIGN.md §7).
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Affiliate Job Intake Service.
+#[derive(Debug, Parser)]
+#[command(name = "intake", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP service.
+    Serve(ServeArgs),
+    /// Create, list and revoke affiliate keys.
+    #[command(subcommand)]
+    Keys(KeysCommand),
+    /// Call GET /preferred-start-options as an affiliate (signed).
+    Options(ClientArgs),
+    /// Load-test a running service and compare with its /healthz ceiling.
+    Bench(BenchArgs),
+}
+
+/// Where the service keeps its data; shared by every server-side command.
+#[derive(Debug, Args, Clone, Default)]
+pub struct StoreArgs {
+    /// Data directory (embedded database, master key file). [env: INTAKE_DATA_DIR] [default: ./intake-data]
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+    /// Database URL; `sqlite://PATH` for the embedded store. [env: INTAKE_DATABASE_URL] [default: sqlite://DATA_DIR/intake.db]
+    #[arg(long = "database")]
+    pub database_url: Option<String>,
+    /// A TOML configuration file, read before the environment and the flags. [env: INTAKE_CONFIG]
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub store: StoreArgs,
+    /// Address to listen on. [env: INTAKE_LISTEN] [default: 127.0.0.1:8080]
+    #[arg(long)]
+    pub listen: Option<String>,
+    /// The environment this server runs as. [env: INTAKE_ENVIRONMENT] [default: staging]
+    #[arg(long)]
+    pub environment: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeysCommand {
+    /// Create a key; its secret is shown once.
+    Create {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// The affiliate application's name.
+        #[arg(long)]
+        name: String,
+        /// The environment the key belongs to: staging or production.
+        #[arg(long)]
+        environment: String,
+        /// Headers every signature of this key must cover, e.g. "(request-target) host date digest".
+        #[arg(long)]
+        require: Option<String>,
+        /// Print one JSON object {"keyId","secret","environment","name"}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List keys (never their secrets).
+    List {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Print a JSON array.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Revoke a key; it is refused from the next request on.
+    Revoke {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// The key id to revoke.
+        key_id: String,
+    },
+}
+
+/// How a client command reaches and signs for the service.
+#[derive(Debug, Args, Clone)]
+pub struct ClientArgs {
+    /// The service's base address.
+    #[arg(long, env = "INTAKE_BASE_URL", default_value = "http://127.0.0.1:8080")]
+    pub base_url: String,
+    /// The key id to sign with.
+    #[arg(long, env = "INTAKE_KEY_ID")]
+    pub key_id: String,
+    /// Signature algorithm: hmac-sha1, hmac-sha256 or hmac-sha512.
+    #[arg(long, default_value = "hmac-sha256")]
+    pub algorithm: String,
+    /// Covered headers, space separated.
+    #[arg(
+        long,
+        default_value = "(request-target) host date digest content-length"
+    )]
+    pub headers: String,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    pub client: ClientArgs,
+    /// What to load: options.
+    #[arg(long, default_value = "options")]
+    pub scenario: String,
+    /// Requests in flight at once.
+    #[arg(long, default_value_t = 32)]
+    pub concurrency: usize,
+    /// Seconds to measure each of the scenario and /healthz.
+    #[arg(long, default_value_t = 10)]
+    pub duration: u64,
+    /// Seconds of warm-up before each measurement.
+    #[arg(long, default_value_t = 2)]
+    pub warmup: u64,
+    /// Print the figures as JSON.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,37 @@
+//! Dispatch of the sub commands.
+
+mod keys;
+mod options;
+mod serve;
+
+use crate::cli::{Cli, ClientArgs, Command};
+use anyhow::Context;
+use intake_client::{Client, SigningConfig};
+use std::process::ExitCode;
+
+/// Runs one command; the exit code tells the class of outcome.
+pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Serve(args) => serve::run(args).await,
+        Command::Keys(command) => keys::run(command).await,
+        Command::Options(args) => options::run(args).await,
+        Command::Bench(args) => crate::bench::run(args).await,
+    }
+}
+
+/// A signing client from the client flags; the secret comes from
+/// `INTAKE_KEY_SECRET` only, so it never shows in a process list or shell history.
+pub fn client_from(args: &ClientArgs) -> anyhow::Result<Client> {
+    let secret = std::env::var("INTAKE_KEY_SECRET")
+        .context("set INTAKE_KEY_SECRET to the key's secret (it is never taken as a flag)")?;
+    let algorithm = args
+        .algorithm
+        .parse()
+        .map_err(|error| anyhow::anyhow!("--algorithm: {error}"))?;
+    let signing = SigningConfig {
+        algorithm,
+        ..SigningConfig::default()
+    }
+    .with_headers(&args.headers);
+    Ok(Client::new(&args.base_url, &args.key_id, &secret)?.with_signing(signing))
+}

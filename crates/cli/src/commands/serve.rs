@@ -1,0 +1,65 @@
+//! `intake serve`.
+
+use crate::cli::ServeArgs;
+use crate::config::{self, FlagOverrides};
+use crate::{logging, master_key, open_store};
+use anyhow::Context;
+use intake_server::{AppState, Application};
+use std::process::ExitCode;
+
+pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let flags = FlagOverrides {
+        listen: args.listen,
+        environment: args.environment,
+        ..FlagOverrides::from_store(&args.store)
+    };
+    let settings = config::load(args.store.config.as_deref(), flags)?;
+    logging::init(&settings.log_format);
+    let server_config = settings.server_config()?;
+    let store = open_store::open(&settings).await?;
+    let master = master_key::load_or_create(&settings.data_dir)?;
+    let address = settings.listen_addr()?;
+    let listener = tokio::net::TcpListener::bind(address)
+        .await
+        .with_context(|| format!("cannot listen on {address}"))?;
+    let environment = server_config.environment;
+    let app = Application::build(listener, AppState::new(store, master, server_config));
+    let local = app.local_addr()?;
+    tracing::info!(address = %local, %environment, database = %redact(&settings.database_url()), "listening");
+    app.run_until(intake_server::shutdown_signal())
+        .await
+        .context("serving")?;
+    tracing::info!("stopped");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A database URL without its password, for logs.
+fn redact(url: &str) -> String {
+    match url.split_once("://") {
+        Some((scheme, rest)) => match rest.split_once('@') {
+            Some((credentials, host)) => {
+                let user = credentials.split(':').next().unwrap_or_default();
+                format!("{scheme}://{user}:***@{host}")
+            }
+            None => url.to_owned(),
+        },
+        None => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact;
+
+    #[test]
+    fn a_database_password_never_reaches_the_log() {
+        assert_eq!(
+            redact("postgres://intake:hunter2@db:5432/intake"),
+            "postgres://intake:***@db:5432/intake"
+        );
+        assert_eq!(
+            redact("sqlite://./intake-data/intake.db"),
+            "sqlite://./intake-data/intake.db"
+        );
+    }
+}

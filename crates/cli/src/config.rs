@@ -1,0 +1,168 @@
+//! Layered configuration: defaults, then a TOML file, then `INTAKE_*`
+//! environment variables, then flags. Validated once, at start.
+
+use crate::cli::StoreArgs;
+use anyhow::{bail, Context};
+use figment::providers::{Env, Format, Serialized, Toml};
+use figment::Figment;
+use intake_core::Environment;
+use serde::{Deserialize, Serialize};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Every setting of the service, with its default.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// `INTAKE_LISTEN`
+    pub listen: String,
+    /// `INTAKE_ENVIRONMENT`
+    pub environment: String,
+    /// `INTAKE_DATA_DIR`
+    pub data_dir: PathBuf,
+    /// `INTAKE_DATABASE_URL`; empty means the embedded store in the data dir.
+    pub database_url: String,
+    /// `INTAKE_MAX_SKEW_SECONDS`
+    pub max_skew_seconds: u64,
+    /// `INTAKE_BODY_LIMIT_BYTES`
+    pub body_limit_bytes: usize,
+    /// `INTAKE_SHUTDOWN_GRACE_SECONDS`
+    pub shutdown_grace_seconds: u64,
+    /// `INTAKE_REQUEST_TIMEOUT_SECONDS`
+    pub request_timeout_seconds: u64,
+    /// `INTAKE_LOG_FORMAT`: `text` or `json`.
+    pub log_format: String,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            listen: "127.0.0.1:8080".to_owned(),
+            environment: "staging".to_owned(),
+            data_dir: PathBuf::from("./intake-data"),
+            database_url: String::new(),
+            max_skew_seconds: 300,
+            body_limit_bytes: 1024 * 1024,
+            shutdown_grace_seconds: 30,
+            request_timeout_seconds: 30,
+            log_format: "text".to_owned(),
+        }
+    }
+}
+
+/// Flags given on the command line, layered last.
+#[derive(Debug, Default, Serialize)]
+pub struct FlagOverrides {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub listen: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub environment: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_dir: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database_url: Option<String>,
+}
+
+impl FlagOverrides {
+    /// The store flags alone.
+    pub fn from_store(store: &StoreArgs) -> Self {
+        FlagOverrides {
+            data_dir: store.data_dir.clone(),
+            database_url: store.database_url.clone(),
+            ..Default::default()
+        }
+    }
+}
+
+/// Reads every layer. The configuration file comes from `--config`, else `INTAKE_CONFIG`.
+pub fn load(config_file: Option<&Path>, flags: FlagOverrides) -> anyhow::Result<Settings> {
+    let mut figment = Figment::from(Serialized::defaults(Settings::default()));
+    let file = config_file
+        .map(Path::to_path_buf)
+        .or_else(|| std::env::var_os("INTAKE_CONFIG").map(PathBuf::from));
+    if let Some(file) = file {
+        if !file.is_file() {
+            bail!("the configuration file {} does not exist", file.display());
+        }
+        figment = figment.merge(Toml::file(file));
+    }
+    // Only the documented variables: INTAKE_MASTER_KEY and client-side ones stay out.
+    let known = [
+        "LISTEN",
+        "ENVIRONMENT",
+        "DATA_DIR",
+        "DATABASE_URL",
+        "MAX_SKEW_SECONDS",
+        "BODY_LIMIT_BYTES",
+        "SHUTDOWN_GRACE_SECONDS",
+        "REQUEST_TIMEOUT_SECONDS",
+        "LOG_FORMAT",
+    ];
+    figment = figment
+        .merge(Env::prefixed("INTAKE_").only(&known))
+        .merge(Serialized::defaults(flags));
+    let settings: Settings = figment.extract().context("invalid configuration")?;
+    settings.validate()?;
+    Ok(settings)
+}
+
+impl Settings {
+    /// Checks every value once, at start, with a message naming the setting.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        self.listen_addr()?;
+        self.environment()?;
+        if self.max_skew_seconds == 0 || self.max_skew_seconds > 3600 {
+            bail!(
+                "max_skew_seconds must be between 1 and 3600, not {}",
+                self.max_skew_seconds
+            );
+        }
+        if self.body_limit_bytes < 1024 {
+            bail!("body_limit_bytes must be at least 1024");
+        }
+        if !matches!(self.log_format.as_str(), "text" | "json") {
+            bail!(
+                "log_format must be `text` or `json`, not `{}`",
+                self.log_format
+            );
+        }
+        let url = self.database_url();
+        if !url.starts_with("sqlite:") {
+            bail!("database URL `{url}`: only sqlite:// is supported by this build");
+        }
+        Ok(())
+    }
+
+    /// The address to bind.
+    pub fn listen_addr(&self) -> anyhow::Result<SocketAddr> {
+        self.listen
+            .parse()
+            .with_context(|| format!("listen address `{}` is not HOST:PORT", self.listen))
+    }
+
+    /// The environment this process runs as.
+    pub fn environment(&self) -> anyhow::Result<Environment> {
+        Ok(self.environment.parse()?)
+    }
+
+    /// The database URL, defaulting to the embedded store in the data dir.
+    pub fn database_url(&self) -> String {
+        if self.database_url.is_empty() {
+            format!("sqlite://{}", self.data_dir.join("intake.db").display())
+        } else {
+            self.database_url.clone()
+        }
+    }
+
+    /// The server's part of the settings.
+    pub fn server_config(&self) -> anyhow::Result<intake_server::ServerConfig> {
+        Ok(intake_server::ServerConfig {
+            environment: self.environment()?,
+            max_skew: Duration::from_secs(self.max_skew_seconds),
+            body_limit: self.body_limit_bytes,
+            shutdown_grace: Duration::from_secs(self.shutdown_grace_seconds),
+            request_timeout: Duration::from_secs(self.request_timeout_seconds),
+        })
+    }
+}

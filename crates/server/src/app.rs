@@ -1,0 +1,90 @@
+//! Building and running the application: the same path for tests and `intake serve`.
+
+use crate::problem_layer::problem_layer;
+use crate::routes::router;
+use crate::state::AppState;
+use axum::http::{HeaderName, Request, StatusCode};
+use axum::Router;
+use std::future::Future;
+use std::net::SocketAddr;
+use tokio::net::TcpListener;
+use tower::ServiceBuilder;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{
+    MakeRequestUuid, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
+};
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// A server bound to its listener, ready to run.
+pub struct Application {
+    listener: TcpListener,
+    router: Router,
+    state: AppState,
+}
+
+impl Application {
+    /// Builds the router around `state` for an already bound `listener`
+    /// (port 0 in tests).
+    pub fn build(listener: TcpListener, state: AppState) -> Self {
+        let (routes, _document) = router(state.clone());
+        let router = routes.fallback(not_found).layer(
+            ServiceBuilder::new()
+                .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+                .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
+                    let request_id = request
+                        .extensions()
+                        .get::<RequestId>()
+                        .and_then(|id| id.header_value().to_str().ok())
+                        .unwrap_or("-");
+                    tracing::info_span!("request", request_id = %request_id, method = %request.method(), path = %request.uri().path())
+                }))
+                .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+                .layer(axum::middleware::from_fn(problem_layer))
+                .layer(CatchPanicLayer::new())
+                .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, state.config.request_timeout)),
+        );
+        Application {
+            listener,
+            router,
+            state,
+        }
+    }
+
+    /// The address the server listens on.
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Serves until `shutdown` resolves, then lets in-flight requests finish
+    /// within the configured grace period.
+    pub async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let grace = self.state.config.shutdown_grace;
+        let (stopping_tx, stopping_rx) = tokio::sync::watch::channel(false);
+        let signal = async move {
+            shutdown.await;
+            let _ = stopping_tx.send(true);
+        };
+        let server = axum::serve(self.listener, self.router).with_graceful_shutdown(signal);
+        let mut stopping = stopping_rx;
+        tokio::select! {
+            result = server => result,
+            () = async move {
+                let _ = stopping.wait_for(|stopping| *stopping).await;
+                tokio::time::sleep(grace).await;
+            } => {
+                tracing::warn!(grace_seconds = grace.as_secs(), "in-flight requests did not finish within the grace period");
+                Ok(())
+            }
+        }
+    }
+}
+
+async fn not_found() -> StatusCode {
+    StatusCode::NOT_FOUND
+}

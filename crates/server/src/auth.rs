@@ -1,0 +1,161 @@
+//! The signature-auth layer (DESIGN.md §4): reads the body, finds the key,
+//! checks the signature under the key's policy, then the key's environment.
+//!
+//! Unknown, revoked and wrong-secret keys all give the same 401: the
+//! signature crate runs every check the same way without a secret.
+
+use crate::error::ApiError;
+use crate::state::AppState;
+use axum::body::{Body, Bytes};
+use axum::extract::{OriginalUri, Request, State};
+use axum::http::{header, HeaderMap};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use intake_core::{ApiKey, Environment, SecretString};
+use intake_signature::{Message, SignatureHeader, VerifyOptions};
+use time::OffsetDateTime;
+
+/// The affiliate a verified request came from; handlers take it as an extension.
+#[derive(Debug, Clone)]
+pub struct AuthenticatedKey {
+    /// The `keyId` that signed the request.
+    pub key_id: String,
+    /// The affiliate application's name.
+    pub name: String,
+    /// The key's environment (always the server's).
+    pub environment: Environment,
+}
+
+/// Middleware for every signed route.
+pub async fn require_signature(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    match authenticate(&state, request).await {
+        Ok(request) => next.run(request).await,
+        Err(error) => error.into_response(),
+    }
+}
+
+async fn authenticate(state: &AppState, request: Request) -> Result<Request, ApiError> {
+    let (mut parts, body) = request.into_parts();
+    let signature = signature_header(&parts.headers)?;
+    let body = read_body(body, state.config.body_limit).await?;
+    // Nesting strips the base path from `uri`; the signature covers the path as sent.
+    let uri = parts
+        .extensions
+        .get::<OriginalUri>()
+        .map_or(&parts.uri, |original| &original.0);
+    let message = message_of(&parts.method, uri, &parts.headers);
+
+    let key = state
+        .store
+        .find_key(&signature.key_id)
+        .await?
+        .filter(ApiKey::is_active);
+    let secret = key
+        .as_ref()
+        .map(|key| open_secret(state, key))
+        .transpose()?;
+    let options = VerifyOptions {
+        now: OffsetDateTime::now_utc(),
+        max_skew: state.config.max_skew,
+        required: key
+            .as_ref()
+            .map(|key| key.policy.required_headers.clone())
+            .unwrap_or_default(),
+        base_path: Some(intake_api::BASE_PATH.to_owned()),
+    };
+    let verified = intake_signature::verify(
+        &message,
+        &body,
+        &signature,
+        secret.as_ref().map(|s| s.expose().as_bytes()),
+        &options,
+    );
+    if let Err(error) = verified {
+        tracing::info!(key_id = %signature.key_id, reason = error.summary(), "signature refused");
+        return Err(ApiError::Unauthorized(error.to_string()));
+    }
+    let key = key.expect("a signature verified, so the key exists");
+    if key.environment != state.config.environment {
+        return Err(ApiError::Unauthorized(format!(
+            "The key `{}` belongs to the {} environment, but this is the {} server. Use a {} key here, or send this request to the {} server.",
+            key.key_id, key.environment, state.config.environment, state.config.environment, key.environment
+        )));
+    }
+    tracing::debug!(key_id = %key.key_id, "signature verified");
+    parts.extensions.insert(AuthenticatedKey {
+        key_id: key.key_id,
+        name: key.name,
+        environment: key.environment,
+    });
+    Ok(Request::from_parts(parts, Body::from(body)))
+}
+
+/// The `Authorization: Signature ...` header, else a `Signature` header.
+fn signature_header(headers: &HeaderMap) -> Result<SignatureHeader, ApiError> {
+    let authorization = single_text(headers, header::AUTHORIZATION.as_str())?;
+    let signature = single_text(headers, "signature")?;
+    let value = match (authorization, signature) {
+        (Some(value), _) if value.trim_start().to_ascii_lowercase().starts_with("signature") => value,
+        (Some(_), Some(value)) | (None, Some(value)) => value,
+        (Some(_), None) => {
+            return Err(ApiError::Unauthorized(
+                "The Authorization header must use the Signature scheme: `Authorization: Signature keyId=\"...\",algorithm=\"hmac-sha256\",headers=\"(request-target) host date digest\",signature=\"...\"`.".to_owned(),
+            ))
+        }
+        (None, None) => {
+            return Err(ApiError::Unauthorized(
+                "This endpoint needs a signed request: send `Authorization: Signature keyId=\"...\",algorithm=\"hmac-sha256\",headers=\"(request-target) host date digest\",signature=\"...\"` with a Date header.".to_owned(),
+            ))
+        }
+    };
+    SignatureHeader::parse(value).map_err(|error| {
+        ApiError::Unauthorized(format!("The Signature header is malformed: {error}"))
+    })
+}
+
+fn single_text<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>, ApiError> {
+    let mut values = headers.get_all(name).iter();
+    let Some(first) = values.next() else {
+        return Ok(None);
+    };
+    if values.next().is_some() {
+        return Err(ApiError::Unauthorized(format!(
+            "Send one `{name}` header, not several."
+        )));
+    }
+    first.to_str().map(Some).map_err(|_| {
+        ApiError::Unauthorized(format!(
+            "The `{name}` header holds characters outside visible ASCII."
+        ))
+    })
+}
+
+async fn read_body(body: Body, limit: usize) -> Result<Bytes, ApiError> {
+    axum::body::to_bytes(body, limit).await.map_err(|_| {
+        ApiError::PayloadTooLarge(format!(
+            "The request body is over the limit of {limit} bytes."
+        ))
+    })
+}
+
+/// The request as the signature crate sees it: method, target byte-exact, headers in arrival order.
+/// Header bytes outside UTF-8 are replaced, so such a header can never verify if covered.
+fn message_of(method: &axum::http::Method, uri: &axum::http::Uri, headers: &HeaderMap) -> Message {
+    let target = uri.path_and_query().map(|pq| pq.as_str()).unwrap_or("/");
+    let mut message = Message::new(method.as_str(), target);
+    for (name, value) in headers {
+        message.push_header(name.as_str(), &String::from_utf8_lossy(value.as_bytes()));
+    }
+    message
+}
+
+fn open_secret(state: &AppState, key: &ApiKey) -> Result<SecretString, ApiError> {
+    state
+        .master_key
+        .open(&key.key_id, &key.secret)
+        .map_err(|error| ApiError::Internal(format!("key {}: {error}", key.key_id)))
+}

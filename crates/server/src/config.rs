@@ -1,0 +1,31 @@
+//! What the server needs to know at start; loaded and validated by the CLI.
+
+use intake_core::Environment;
+use std::time::Duration;
+
+/// Settings of one server process.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// The environment this server runs as; only its keys are accepted.
+    pub environment: Environment,
+    /// How far a request's `Date` may be from the server clock, either way.
+    pub max_skew: Duration,
+    /// Largest request body accepted, in bytes (413 above it).
+    pub body_limit: usize,
+    /// How long in-flight requests may take to finish after a shutdown signal.
+    pub shutdown_grace: Duration,
+    /// Longest time one request may take before a 503.
+    pub request_timeout: Duration,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            environment: Environment::Staging,
+            max_skew: Duration::from_secs(300),
+            body_limit: 1024 * 1024,
+            shutdown_grace: Duration::from_secs(30),
+            request_timeout: Duration::from_secs(30),
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! The one error type at the HTTP edge.
+//!
+//! A handler returns `ApiError`; its response carries the status, any headers
+//! and a [`ProblemDetail`] extension. The problem layer turns that into the
+//! problem body (it knows the request path for `instance`) and logs it once.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use intake_core::StoreError;
+
+/// The `detail` of a problem, attached to a response for the problem layer.
+#[derive(Debug, Clone)]
+pub struct ProblemDetail(pub String);
+
+/// Internal text to log with the answer, never sent to the client.
+#[derive(Debug, Clone)]
+pub struct InternalCause(pub String);
+
+/// Every way a request can fail, by HTTP status.
+#[derive(Debug)]
+pub enum ApiError {
+    /// 400: the request is malformed or invalid; the text names what to fix.
+    BadRequest(String),
+    /// 401: the signature is missing or does not check out.
+    Unauthorized(String),
+    /// 404: the thing asked for does not exist.
+    NotFound(String),
+    /// 413: the body is over the limit.
+    PayloadTooLarge(String),
+    /// 415: the body is not of an accepted media type.
+    UnsupportedMediaType(String),
+    /// 503: the store cannot be reached; try again later.
+    Unavailable(String),
+    /// 500: a fault of ours; the cause is logged, not shown.
+    Internal(String),
+}
+
+/// Seconds a client should wait before retrying after a 503.
+const RETRY_AFTER_SECONDS: &str = "2";
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, detail, cause) = match self {
+            ApiError::BadRequest(detail) => (StatusCode::BAD_REQUEST, detail, None),
+            ApiError::Unauthorized(detail) => (StatusCode::UNAUTHORIZED, detail, None),
+            ApiError::NotFound(detail) => (StatusCode::NOT_FOUND, detail, None),
+            ApiError::PayloadTooLarge(detail) => (StatusCode::PAYLOAD_TOO_LARGE, detail, None),
+            ApiError::UnsupportedMediaType(detail) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, detail, None),
+            ApiError::Unavailable(cause) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The service cannot reach its store just now; retry after the number of seconds in Retry-After.".to_owned(),
+                Some(cause),
+            ),
+            ApiError::Internal(cause) => (StatusCode::INTERNAL_SERVER_ERROR, String::new(), Some(cause)),
+        };
+        let mut response = status.into_response();
+        if status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Signature"),
+            );
+        }
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from_static(RETRY_AFTER_SECONDS),
+            );
+        }
+        if !detail.is_empty() {
+            response.extensions_mut().insert(ProblemDetail(detail));
+        }
+        if let Some(cause) = cause {
+            response.extensions_mut().insert(InternalCause(cause));
+        }
+        response
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Unavailable(cause) => ApiError::Unavailable(cause),
+            StoreError::NotFound => ApiError::NotFound("Not found.".to_owned()),
+            other => ApiError::Internal(other.to_string()),
+        }
+    }
+}

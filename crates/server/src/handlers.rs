@@ -1,0 +1,5 @@
+//! Handlers, a folder per resource.
+
+pub mod health;
+pub mod openapi;
+pub mod options;

@@ -1,0 +1,23 @@
+#![forbid(unsafe_code)]
+//! The HTTP server of the Affiliate Job Intake Service.
+//!
+//! `Application::build` takes a bound listener and the state, so tests and
+//! `intake serve` start exactly the same thing.
+
+mod app;
+mod auth;
+mod config;
+mod error;
+mod handlers;
+mod openapi;
+mod problem_layer;
+mod routes;
+mod shutdown;
+mod state;
+
+pub use app::Application;
+pub use auth::AuthenticatedKey;
+pub use config::ServerConfig;
+pub use error::ApiError;
+pub use shutdown::shutdown_signal;
+pub use state::AppState;

@@ -1,0 +1,47 @@
+//! The frame of the OpenAPI document; paths come from the router itself.
+
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+/// Title, description and the signature security scheme.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Affiliate Job Intake API",
+        description = "Affiliate partners pass on a homeowner's job to the UK trades marketplace. Every affiliate request is signed with HTTP Signatures (draft-cavage, HMAC); see the `signature` security scheme.",
+    ),
+    modifiers(&SignatureScheme),
+    tags(
+        (name = "lookups", description = "Reference data an integrator needs"),
+        (name = "operations", description = "Health of the service")
+    )
+)]
+pub struct ApiDoc;
+
+/// Describes the `Authorization: Signature ...` scheme.
+struct SignatureScheme;
+
+const SCHEME_DESCRIPTION: &str = "HTTP Signatures (draft-cavage, pre-11), HMAC.\n\n\
+`Authorization: Signature keyId=\"KEY_ID\",algorithm=\"hmac-sha256\",headers=\"(request-target) host date digest content-length\",signature=\"BASE64\"` \
+(the same value may be sent in a `Signature` header instead).\n\n\
+- `algorithm`: `hmac-sha1`, `hmac-sha256` or `hmac-sha512`.\n\
+- `headers`: the covered names in order; when absent only `date` is covered. `date` must always be covered.\n\
+- Signing string: for each name, `(request-target): <lowercased method> <path?query>` or `<lowercased name>: <trimmed value>`, joined by `\\n`, no trailing newline. The path may be the full path (`/v1/affiliate-job/jobs`) or relative to the base path (`/jobs`).\n\
+- `signature`: Base64 of HMAC(secret, signing string), the secret taken as its UTF-8 bytes.\n\
+- `Date`: an HTTP date or an RFC 3339 timestamp within 300 seconds of the server clock.\n\
+- When `digest` (`SHA-256=` or `SHA-512=`, RFC 3230) or `content-digest` (RFC 9530) is covered, it is checked against the raw body.\n\
+- A key may require more coverage, e.g. `(request-target) host date digest`.\n\n\
+A refused signature answers 401 with `WWW-Authenticate: Signature` and a problem body whose `detail` says what to fix; on a MAC mismatch it shows the signing string the server built.";
+
+impl Modify for SignatureScheme {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "signature",
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                "Authorization",
+                SCHEME_DESCRIPTION,
+            ))),
+        );
+    }
+}

@@ -1,0 +1,58 @@
+//! Every route of the service, in one place.
+
+use crate::auth::require_signature;
+use crate::handlers::{health, openapi, options};
+use crate::openapi::ApiDoc;
+use crate::state::AppState;
+use axum::routing::get;
+use axum::{Extension, Router};
+use intake_api::BASE_PATH;
+use std::sync::Arc;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// The affiliate routes that need a signature, relative to the base path.
+fn signed(state: &AppState) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(options::list))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            require_signature,
+        ))
+}
+
+/// The public operational routes.
+fn public() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(health::healthz))
+        .routes(routes!(health::readyz))
+}
+
+/// The router and the OpenAPI document describing exactly its routes.
+pub fn router(state: AppState) -> (Router, utoipa::openapi::OpenApi) {
+    let (router, mut document) = OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .nest(BASE_PATH, signed(&state))
+        .merge(public())
+        .split_for_parts();
+    let openapi_path = format!("{BASE_PATH}/openapi.json");
+    document.paths.add_path_operation(
+        &openapi_path,
+        vec![utoipa::openapi::HttpMethod::Get],
+        utoipa::openapi::path::OperationBuilder::new()
+            .summary(Some("This OpenAPI 3.1 document"))
+            .tag("operations")
+            .response(
+                "200",
+                utoipa::openapi::ResponseBuilder::new()
+                    .description("The document")
+                    .build(),
+            )
+            .build(),
+    );
+    let router = router
+        .route(&openapi_path, get(openapi::document))
+        .layer(Extension(Arc::new(document.clone())))
+        .with_state(state);
+    (router, document)
+}
