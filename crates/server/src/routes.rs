@@ -9,17 +9,22 @@ use axum::{Extension, Router};
 use intake_api::BASE_PATH;
 use std::sync::Arc;
 use utoipa::OpenApi;
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouter};
 use utoipa_axum::routes;
 
 /// The affiliate routes that need a signature, relative to the base path.
 fn signed(state: &AppState) -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(options::list))
-        .route_layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            require_signature,
-        ))
+    OpenApiRouter::new().routes(signed_route(state, routes!(options::list)))
+}
+
+/// Puts the signature check in front of a route's handlers only, so a wrong
+/// method still answers 405 rather than 401.
+fn signed_route(
+    state: &AppState,
+    (schemas, paths, method_router): UtoipaMethodRouter<AppState>,
+) -> UtoipaMethodRouter<AppState> {
+    let auth = axum::middleware::from_fn_with_state(state.clone(), require_signature);
+    (schemas, paths, method_router.route_layer(auth))
 }
 
 /// The public operational routes.

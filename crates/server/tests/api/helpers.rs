@@ -1,0 +1,217 @@
+//! `spawn_app()` and friends.
+
+use intake_core::{Environment, KeyPolicy, MasterKey, NewKey, Store};
+use intake_server::{AppState, Application, ServerConfig};
+use intake_signature::{digest_header, sign, Algorithm, Message};
+use intake_store_sqlite::SqliteStore;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::sync::oneshot;
+
+/// A running server on its own port and store.
+pub struct TestApp {
+    pub address: SocketAddr,
+    pub store: Arc<dyn Store>,
+    pub master: MasterKey,
+    pub http: reqwest::Client,
+    stop: Option<oneshot::Sender<()>>,
+    pub finished: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+    _dir: tempfile::TempDir,
+}
+
+/// A key made for a test, with its plain secret.
+pub struct TestKey {
+    pub key_id: String,
+    pub secret: String,
+}
+
+/// Starts a staging server with default settings.
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(ServerConfig::default()).await
+}
+
+/// Starts a server with `config`.
+pub async fn spawn_app_with(config: ServerConfig) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("intake.db").display());
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&url).await.unwrap());
+    let master = MasterKey::generate();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let app = Application::build(
+        listener,
+        AppState::new(store.clone(), master.clone(), config),
+    );
+    let address = app.local_addr().unwrap();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let finished = tokio::spawn(app.run_until(async move {
+        let _ = stopped.await;
+    }));
+    TestApp {
+        address,
+        store,
+        master,
+        http: reqwest::Client::new(),
+        stop: Some(stop),
+        finished: Some(finished),
+        _dir: dir,
+    }
+}
+
+impl TestApp {
+    /// `http://127.0.0.1:PORT`
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    /// An absolute URL for `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base_url())
+    }
+
+    /// Creates a key of `environment` requiring `policy` (space-separated names).
+    pub async fn key(&self, environment: Environment, policy: &str) -> TestKey {
+        let new = NewKey::generate(
+            "Test affiliate",
+            environment,
+            KeyPolicy::parse(policy),
+            &self.master,
+        );
+        self.store.insert_key(&new.key).await.unwrap();
+        TestKey {
+            key_id: new.key.key_id.clone(),
+            secret: new.secret.expose().to_owned(),
+        }
+    }
+
+    /// A staging key with no extra policy.
+    pub async fn staging_key(&self) -> TestKey {
+        self.key(Environment::Staging, "").await
+    }
+
+    /// The intake client for `key`.
+    pub fn client(&self, key: &TestKey) -> intake_client::Client {
+        intake_client::Client::new(&self.base_url(), &key.key_id, &key.secret).unwrap()
+    }
+
+    /// Asks the server to stop, as SIGTERM would.
+    pub fn begin_shutdown(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// A request under construction, signed by hand so tests can tamper with it.
+pub struct Signed {
+    pub method: String,
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Signed {
+    /// A GET of `path` with Host and an HTTP Date of now.
+    pub fn get(app: &TestApp, path: &str) -> Self {
+        Signed {
+            method: "GET".into(),
+            path: path.into(),
+            headers: vec![
+                ("host".into(), app.address.to_string()),
+                (
+                    "date".into(),
+                    httpdate::fmt_http_date(std::time::SystemTime::now()),
+                ),
+            ],
+            body: Vec::new(),
+        }
+    }
+
+    /// Adds a body with its Digest and Content-Length.
+    pub fn with_body(mut self, body: &[u8]) -> Self {
+        self.body = body.to_vec();
+        self.headers.push(("digest".into(), digest_header(body)));
+        self.headers
+            .push(("content-length".into(), body.len().to_string()));
+        self
+    }
+
+    /// Replaces (or adds) a header.
+    pub fn set(mut self, name: &str, value: &str) -> Self {
+        self.headers.retain(|(n, _)| n != name);
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Signs with `target` as the `(request-target)` path and returns the Authorization value.
+    pub fn authorization(
+        &self,
+        key: &TestKey,
+        algorithm: Algorithm,
+        covered: &[&str],
+        target: &str,
+    ) -> String {
+        let mut message = Message::new(&self.method, target);
+        for (name, value) in &self.headers {
+            message.push_header(name, value);
+        }
+        sign(
+            &message,
+            &key.key_id,
+            algorithm,
+            key.secret.as_bytes(),
+            covered,
+        )
+        .unwrap()
+        .to_authorization()
+    }
+
+    /// Sends with the given Authorization value.
+    pub async fn send(self, app: &TestApp, authorization: &str) -> reqwest::Response {
+        let mut request = app
+            .http
+            .request(self.method.parse().unwrap(), app.url(&self.path));
+        for (name, value) in &self.headers {
+            if name != "host" {
+                request = request.header(name.as_str(), value.as_str());
+            }
+        }
+        request
+            .header("authorization", authorization)
+            .body(self.body)
+            .send()
+            .await
+            .unwrap()
+    }
+}
+
+/// Reads a problem answer, checking its shape: exactly five members, the
+/// media type, `status` equal to the HTTP status and `instance` the path.
+pub async fn problem(response: reqwest::Response, status: u16, path: &str) -> serde_json::Value {
+    assert_eq!(response.status().as_u16(), status, "status");
+    assert_eq!(
+        response.headers()["content-type"],
+        "application/problem+json"
+    );
+    let body: serde_json::Value = response.json().await.unwrap();
+    let object = body.as_object().expect("a JSON object");
+    let mut members: Vec<_> = object.keys().map(String::as_str).collect();
+    members.sort_unstable();
+    assert_eq!(
+        members,
+        ["detail", "instance", "status", "title", "type"],
+        "{body}"
+    );
+    assert_eq!(body["status"], status);
+    assert_eq!(body["instance"], path);
+    assert!(body["type"]
+        .as_str()
+        .unwrap()
+        .starts_with("https://www.rfc-editor.org/rfc/"));
+    assert!(!body["detail"].as_str().unwrap().is_empty());
+    body
+}
+
+/// Shorthand for the full path of an affiliate endpoint.
+pub fn api(path: &str) -> String {
+    format!("{}{path}", intake_api::BASE_PATH)
+}

@@ -1,0 +1,10 @@
+//! Integration tests: the real server on port 0, a fresh SQLite store each,
+//! spoken to over real HTTP.
+
+mod helpers;
+
+mod auth;
+mod errors;
+mod openapi;
+mod options;
+mod shutdown;
