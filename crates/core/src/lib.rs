@@ -6,7 +6,9 @@
 #[cfg(feature = "contract")]
 pub mod contract;
 pub mod environment;
+pub mod geography;
 pub mod keys;
+pub mod postcode;
 pub mod secrets;
 pub mod store;
 

@@ -1,0 +1,128 @@
+//! Running `intake` commands and servers from tests.
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The binary under test.
+pub fn intake() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_intake"));
+    command.env("NO_COLOR", "1").env_remove("INTAKE_MASTER_KEY").env_remove("INTAKE_ENVIRONMENT").env_remove("INTAKE_DATABASE_URL");
+    command.env_remove("INTAKE_DATA_DIR").env_remove("INTAKE_LISTEN").env_remove("INTAKE_CONFIG");
+    command
+}
+
+/// Runs `intake ARGS --data-dir DIR` and returns its output, asserting success.
+pub fn run_ok(data_dir: &Path, args: &[&str]) -> Output {
+    let output = intake().args(args).arg("--data-dir").arg(data_dir).output().unwrap();
+    assert!(output.status.success(), "intake {args:?} failed: {}", String::from_utf8_lossy(&output.stderr));
+    output
+}
+
+/// A key made through `intake keys create --json`.
+pub struct CliKey {
+    pub key_id: String,
+    pub secret: String,
+    pub json: serde_json::Value,
+    pub stderr: String,
+}
+
+pub fn create_key(data_dir: &Path, environment: &str) -> CliKey {
+    let output = run_ok(data_dir, &["keys", "create", "--name", "Acme Quotes", "--environment", environment, "--json"]);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "exactly one line: {stdout}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    CliKey {
+        key_id: json["keyId"].as_str().unwrap().to_owned(),
+        secret: json["secret"].as_str().unwrap().to_owned(),
+        stderr: String::from_utf8(output.stderr).unwrap(),
+        json,
+    }
+}
+
+/// A running `intake serve`; killed when dropped.
+pub struct Server {
+    pub child: Child,
+    pub address: SocketAddr,
+    log: Arc<Mutex<String>>,
+}
+
+impl Server {
+    /// Starts `intake serve` on port 0 with debug logging; `envs` and `args` are added.
+    pub fn start(data_dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
+        let mut command = intake();
+        command.arg("serve").arg("--listen").arg("127.0.0.1:0").arg("--data-dir").arg(data_dir).args(args);
+        command.env("RUST_LOG", "debug").envs(envs.iter().copied()).stdout(Stdio::null()).stderr(Stdio::piped());
+        let mut child = command.spawn().unwrap();
+        let log = Arc::new(Mutex::new(String::new()));
+        let (address_tx, address_rx) = std::sync::mpsc::channel();
+        let reader = BufReader::new(child.stderr.take().unwrap());
+        let sink = log.clone();
+        std::thread::spawn(move || {
+            for line in reader.lines().map_while(Result::ok) {
+                if line.contains(" listening ") {
+                    if let Some(address) = line.split("address=").nth(1).and_then(|rest| rest.split_whitespace().next()) {
+                        let _ = address_tx.send(address.parse::<SocketAddr>().unwrap());
+                    }
+                }
+                sink.lock().unwrap().push_str(&line);
+                sink.lock().unwrap().push('\n');
+            }
+        });
+        let address = match address_rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(address) => address,
+            Err(_) => {
+                let _ = child.kill();
+                panic!("the server did not report its address:\n{}", log.lock().unwrap());
+            }
+        };
+        Server { child, address, log }
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    /// Everything the server logged so far.
+    pub fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+
+    /// Sends SIGTERM and waits for the process to exit; returns whether it exited 0.
+    pub fn terminate(&mut self) -> bool {
+        let status = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status().unwrap();
+        assert!(status.success());
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                // Let the reader thread drain the last lines.
+                std::thread::sleep(Duration::from_millis(100));
+                return status.success();
+            }
+            assert!(Instant::now() < deadline, "the server did not stop after SIGTERM");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A fresh data dir.
+pub fn data_dir() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("intake-data");
+    (dir, path)
+}
+
+/// A client signing for `key` against `server`.
+pub fn client(server: &Server, key: &CliKey) -> intake_client::Client {
+    intake_client::Client::new(&server.base_url(), &key.key_id, &key.secret).unwrap()
+}

@@ -1,0 +1,7 @@
+//! Tests of the `intake` binary itself: real processes, real data dirs.
+
+mod helpers;
+
+mod config;
+mod keys;
+mod secrets;

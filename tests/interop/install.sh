@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs the independent HTTP-signature clients used by the interoperability test
+# (crates/cli/tests/interop.rs): PyPI httpsig 1.3.0 and npm http-signature 1.4.0.
+#
+# Idempotent: each step is skipped when the pinned version is already in place, so CI can call it on
+# every run. Exits non-zero when anything cannot be installed, so a required interop run fails early
+# with the real cause instead of as a skipped test.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+python="${PYTHON:-python3}"
+httpsig_version="1.3.0"
+
+have_httpsig() {
+    "$python" - "$httpsig_version" <<'PY' 2>/dev/null
+import importlib.metadata, sys
+import httpsig  # noqa: F401  (importable, not just recorded in metadata)
+sys.exit(importlib.metadata.version("httpsig") != sys.argv[1])
+PY
+}
+
+if have_httpsig; then
+    echo "interop: httpsig ${httpsig_version} already installed"
+else
+    echo "interop: installing httpsig==${httpsig_version}"
+    # The machines run as root with a non-system Python; the root warning is noise there.
+    export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
+    if ! "$python" -m pip install --quiet "httpsig==${httpsig_version}"; then
+        # A Debian-managed Python refuses installs outside a venv (PEP 668); this is a test-only
+        # dependency, so installing into it anyway is acceptable.
+        "$python" -m pip install --quiet --break-system-packages "httpsig==${httpsig_version}"
+    fi
+    have_httpsig || { echo "interop: httpsig ${httpsig_version} still not importable by $python" >&2; exit 1; }
+fi
+
+cd "$here/node"
+# `npm ls` fails when node_modules does not match package-lock.json (missing, extra or wrong versions).
+if [ -d node_modules ] && npm ls --all >/dev/null 2>&1; then
+    echo "interop: node_modules already matches package-lock.json"
+else
+    echo "interop: npm ci in tests/interop/node"
+    # ci, not install: exactly the locked tree, and never a rewritten lock file.
+    npm ci --no-audit --no-fund --loglevel=error
+fi
+node -e 'const v = require("http-signature/package.json").version; if (v !== "1.4.0") { console.error("http-signature is " + v); process.exit(1); }'
+echo "interop: ready"
