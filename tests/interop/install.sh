@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the independent HTTP-signature clients used by the interoperability test
-# (crates/cli/tests/interop.rs): PyPI httpsig 1.3.0 and npm http-signature 1.4.0.
+# (crates/cli/tests/interop.rs): PyPI httpsig 1.3.0 and npm http-signature 1.4.0,
+# and PyPI openapi-spec-validator to check the OpenAPI document independently.
 #
 # Idempotent: each step is skipped when the pinned version is already in place, so CI can call it on
 # every run. Exits non-zero when anything cannot be installed, so a required interop run fails early
@@ -10,6 +11,7 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 python="${PYTHON:-python3}"
 httpsig_version="1.3.0"
+validator_version="0.9.0"
 
 have_httpsig() {
     "$python" - "$httpsig_version" <<'PY' 2>/dev/null
@@ -31,6 +33,15 @@ else
         "$python" -m pip install --quiet --break-system-packages "httpsig==${httpsig_version}"
     fi
     have_httpsig || { echo "interop: httpsig ${httpsig_version} still not importable by $python" >&2; exit 1; }
+fi
+
+if "$python" -c "import importlib.metadata, sys; sys.exit(importlib.metadata.version('openapi-spec-validator') != '${validator_version}')" 2>/dev/null; then
+    echo "interop: openapi-spec-validator ${validator_version} already installed"
+else
+    echo "interop: installing openapi-spec-validator==${validator_version}"
+    export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
+    "$python" -m pip install --quiet "openapi-spec-validator==${validator_version}" \
+        || "$python" -m pip install --quiet --break-system-packages "openapi-spec-validator==${validator_version}"
 fi
 
 cd "$here/node"

@@ -193,6 +193,14 @@ fn missing_clients(root: &Path) -> Vec<String> {
     if !matches!(httpsig, Ok(s) if s.success()) {
         missing.push("python3 cannot import httpsig 1.3.0".to_owned());
     }
+    let validator = Command::new("python3")
+        .args(["-c", "import openapi_spec_validator"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    if !matches!(validator, Ok(s) if s.success()) {
+        missing.push("python3 cannot import openapi_spec_validator".to_owned());
+    }
     let node = Command::new("node")
         .arg("--version")
         .stdout(Stdio::null())
@@ -269,8 +277,14 @@ fn independent_signers_interoperate() {
         &root.join("tests/interop/node/sign_requests.js"),
         &env,
     );
+    let openapi_ok = run_client(
+        "openapi-spec-validator",
+        "python3",
+        &root.join("tests/interop/python/validate_openapi.py"),
+        &env,
+    );
 
-    if !(python_ok && node_ok) {
+    if !(python_ok && node_ok && openapi_ok) {
         eprintln!("server log:\n{}", log.lock().unwrap().join("\n"));
     }
     drop(server);
@@ -281,5 +295,9 @@ fn independent_signers_interoperate() {
     assert!(
         node_ok,
         "requests signed by npm http-signature were not answered as expected (see output above)"
+    );
+    assert!(
+        openapi_ok,
+        "the OpenAPI document failed the independent validator (see output above)"
     );
 }
