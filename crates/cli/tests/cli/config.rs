@@ -8,16 +8,46 @@ async fn the_environment_variable_overrides_the_file_and_the_flag_overrides_both
     std::fs::write(&file, "environment = \"staging\"\n").unwrap();
     let config = file.to_str().unwrap();
 
-    let server = Server::start(&dir, &["--config", config], &[("INTAKE_ENVIRONMENT", "production")]);
-    assert!(client(&server, &production).preferred_start_options().await.is_ok(), "env beats file");
+    let server = Server::start(
+        &dir,
+        &["--config", config],
+        &[("INTAKE_ENVIRONMENT", "production")],
+    );
+    assert!(
+        client(&server, &production)
+            .preferred_start_options()
+            .await
+            .is_ok(),
+        "env beats file"
+    );
     drop(server);
 
-    let server = Server::start(&dir, &["--config", config, "--environment", "staging"], &[("INTAKE_ENVIRONMENT", "production")]);
-    assert_eq!(client(&server, &production).preferred_start_options().await.unwrap_err().status(), Some(401), "flag beats env");
+    let server = Server::start(
+        &dir,
+        &["--config", config, "--environment", "staging"],
+        &[("INTAKE_ENVIRONMENT", "production")],
+    );
+    assert_eq!(
+        client(&server, &production)
+            .preferred_start_options()
+            .await
+            .unwrap_err()
+            .status(),
+        Some(401),
+        "flag beats env"
+    );
     drop(server);
 
     let server = Server::start(&dir, &["--config", config], &[]);
-    assert_eq!(client(&server, &production).preferred_start_options().await.unwrap_err().status(), Some(401), "file beats default");
+    assert_eq!(
+        client(&server, &production)
+            .preferred_start_options()
+            .await
+            .unwrap_err()
+            .status(),
+        Some(401),
+        "file beats default"
+    );
 }
 
 #[test]
@@ -29,7 +59,12 @@ fn a_bad_setting_stops_the_server_at_start_with_its_name() {
         ("INTAKE_MAX_SKEW_SECONDS", "0", "max_skew_seconds"),
         ("INTAKE_DATABASE_URL", "mysql://x", "database"),
     ] {
-        let output = intake().args(["serve", "--data-dir"]).arg(&dir).env(name, value).output().unwrap();
+        let output = intake()
+            .args(["serve", "--data-dir"])
+            .arg(&dir)
+            .env(name, value)
+            .output()
+            .unwrap();
         assert!(!output.status.success(), "{name}={value}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains(expected), "{name}={value}: {stderr}");

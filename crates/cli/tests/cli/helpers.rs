@@ -10,15 +10,31 @@ use std::time::{Duration, Instant};
 /// The binary under test.
 pub fn intake() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_intake"));
-    command.env("NO_COLOR", "1").env_remove("INTAKE_MASTER_KEY").env_remove("INTAKE_ENVIRONMENT").env_remove("INTAKE_DATABASE_URL");
-    command.env_remove("INTAKE_DATA_DIR").env_remove("INTAKE_LISTEN").env_remove("INTAKE_CONFIG");
+    command
+        .env("NO_COLOR", "1")
+        .env_remove("INTAKE_MASTER_KEY")
+        .env_remove("INTAKE_ENVIRONMENT")
+        .env_remove("INTAKE_DATABASE_URL");
+    command
+        .env_remove("INTAKE_DATA_DIR")
+        .env_remove("INTAKE_LISTEN")
+        .env_remove("INTAKE_CONFIG");
     command
 }
 
 /// Runs `intake ARGS --data-dir DIR` and returns its output, asserting success.
 pub fn run_ok(data_dir: &Path, args: &[&str]) -> Output {
-    let output = intake().args(args).arg("--data-dir").arg(data_dir).output().unwrap();
-    assert!(output.status.success(), "intake {args:?} failed: {}", String::from_utf8_lossy(&output.stderr));
+    let output = intake()
+        .args(args)
+        .arg("--data-dir")
+        .arg(data_dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "intake {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     output
 }
 
@@ -31,7 +47,18 @@ pub struct CliKey {
 }
 
 pub fn create_key(data_dir: &Path, environment: &str) -> CliKey {
-    let output = run_ok(data_dir, &["keys", "create", "--name", "Acme Quotes", "--environment", environment, "--json"]);
+    let output = run_ok(
+        data_dir,
+        &[
+            "keys",
+            "create",
+            "--name",
+            "Acme Quotes",
+            "--environment",
+            environment,
+            "--json",
+        ],
+    );
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 1, "exactly one line: {stdout}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
@@ -54,8 +81,18 @@ impl Server {
     /// Starts `intake serve` on port 0 with debug logging; `envs` and `args` are added.
     pub fn start(data_dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
         let mut command = intake();
-        command.arg("serve").arg("--listen").arg("127.0.0.1:0").arg("--data-dir").arg(data_dir).args(args);
-        command.env("RUST_LOG", "debug").envs(envs.iter().copied()).stdout(Stdio::null()).stderr(Stdio::piped());
+        command
+            .arg("serve")
+            .arg("--listen")
+            .arg("127.0.0.1:0")
+            .arg("--data-dir")
+            .arg(data_dir)
+            .args(args);
+        command
+            .env("RUST_LOG", "debug")
+            .envs(envs.iter().copied())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
         let mut child = command.spawn().unwrap();
         let log = Arc::new(Mutex::new(String::new()));
         let (address_tx, address_rx) = std::sync::mpsc::channel();
@@ -64,7 +101,11 @@ impl Server {
         std::thread::spawn(move || {
             for line in reader.lines().map_while(Result::ok) {
                 if line.contains(" listening ") {
-                    if let Some(address) = line.split("address=").nth(1).and_then(|rest| rest.split_whitespace().next()) {
+                    if let Some(address) = line
+                        .split("address=")
+                        .nth(1)
+                        .and_then(|rest| rest.split_whitespace().next())
+                    {
                         let _ = address_tx.send(address.parse::<SocketAddr>().unwrap());
                     }
                 }
@@ -76,10 +117,17 @@ impl Server {
             Ok(address) => address,
             Err(_) => {
                 let _ = child.kill();
-                panic!("the server did not report its address:\n{}", log.lock().unwrap());
+                panic!(
+                    "the server did not report its address:\n{}",
+                    log.lock().unwrap()
+                );
             }
         };
-        Server { child, address, log }
+        Server {
+            child,
+            address,
+            log,
+        }
     }
 
     pub fn base_url(&self) -> String {
@@ -93,7 +141,11 @@ impl Server {
 
     /// Sends SIGTERM and waits for the process to exit; returns whether it exited 0.
     pub fn terminate(&mut self) -> bool {
-        let status = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status().unwrap();
+        let status = Command::new("kill")
+            .arg("-TERM")
+            .arg(self.child.id().to_string())
+            .status()
+            .unwrap();
         assert!(status.success());
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
@@ -102,7 +154,10 @@ impl Server {
                 std::thread::sleep(Duration::from_millis(100));
                 return status.success();
             }
-            assert!(Instant::now() < deadline, "the server did not stop after SIGTERM");
+            assert!(
+                Instant::now() < deadline,
+                "the server did not stop after SIGTERM"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
