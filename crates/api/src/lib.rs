@@ -4,6 +4,7 @@
 //! Everything here is what crosses the wire: request and response bodies, the
 //! problem (error) body, and the OpenAPI schemas derived from them.
 
+pub mod categories;
 pub mod options;
 pub mod problem;
 

@@ -5,6 +5,7 @@ mod bench;
 mod cli;
 mod commands;
 mod config;
+mod data_dir;
 mod logging;
 mod master_key;
 mod open_store;

@@ -5,6 +5,7 @@
 
 #[cfg(feature = "contract")]
 pub mod contract;
+pub mod categories;
 pub mod environment;
 pub mod geography;
 pub mod keys;
