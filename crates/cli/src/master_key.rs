@@ -25,8 +25,7 @@ pub fn load_or_create(data_dir: &Path) -> anyhow::Result<MasterKey> {
 }
 
 fn create(data_dir: &Path, path: &Path) -> anyhow::Result<MasterKey> {
-    std::fs::create_dir_all(data_dir)
-        .with_context(|| format!("creating the data dir {}", data_dir.display()))?;
+    crate::data_dir::ensure(data_dir)?;
     let key = MasterKey::generate();
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);

@@ -11,9 +11,7 @@ pub async fn open(settings: &Settings) -> anyhow::Result<Arc<dyn Store>> {
     let url = settings.database_url();
     if url.starts_with("sqlite:") {
         if settings.database_url.is_empty() {
-            std::fs::create_dir_all(&settings.data_dir).with_context(|| {
-                format!("creating the data dir {}", settings.data_dir.display())
-            })?;
+            crate::data_dir::ensure(&settings.data_dir)?;
         }
         let store = SqliteStore::open(&url)
             .await
