@@ -7,6 +7,7 @@
 pub mod categories;
 pub mod options;
 pub mod problem;
+pub mod trades;
 
 pub use options::{PreferredStartId, PreferredStartOption};
 pub use problem::Problem;

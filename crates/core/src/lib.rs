@@ -6,6 +6,8 @@
 #[cfg(feature = "contract")]
 pub mod contract;
 pub mod categories;
+pub mod directory;
+pub mod email;
 pub mod environment;
 pub mod geography;
 pub mod keys;

@@ -1,0 +1,14 @@
+//! The trade directory: the import record of a trade, its derived search card,
+//! and the in-memory index that matching and search run on.
+
+pub mod demo;
+pub mod index;
+pub mod matching;
+pub mod record;
+pub mod summary;
+
+#[cfg(test)]
+mod matching_tests;
+
+pub use index::{DirectoryIndex, IndexedTrade, Match};
+pub use record::{Coverage, Delivery, TradeRecord, ValidTrade};
