@@ -156,7 +156,12 @@ pub struct SearchMeta {
 impl SearchMeta {
     /// Figures for `page` of `size` over `total` results.
     pub fn new(page: u32, size: u32, total: u64) -> Self {
-        SearchMeta { page, items_per_page: size, total_results: total, total_pages: total.div_ceil(u64::from(size)) }
+        SearchMeta {
+            page,
+            items_per_page: size,
+            total_results: total,
+            total_pages: total.div_ceil(u64::from(size)),
+        }
     }
 }
 

@@ -12,5 +12,7 @@ pub fn ensure(path: &Path) -> anyhow::Result<()> {
     builder.recursive(true);
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(path).with_context(|| format!("creating the data dir {}", path.display()))
+    builder
+        .create(path)
+        .with_context(|| format!("creating the data dir {}", path.display()))
 }

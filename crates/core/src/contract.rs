@@ -110,3 +110,130 @@ pub async fn revoking_marks_one_key_and_keeps_the_first_time(store: &dyn Store) 
 pub async fn a_store_answers_a_ping(store: &dyn Store) {
     store.ping().await.unwrap();
 }
+
+/// A small valid trade for directory tests.
+fn trade(company_id: u64, name: &str, reviews: usize) -> crate::directory::ValidTrade {
+    use intake_api::trades::{Image, Review, ReviewBreakdown};
+    let record = crate::directory::TradeRecord {
+        company_id,
+        company_name: name.to_owned(),
+        logo_url: None,
+        active: true,
+        base_postcode: "sw1a 1aa".to_owned(),
+        coverage: crate::directory::Coverage {
+            radius_miles: Some(10.0),
+            districts: vec!["bt1".to_owned()],
+        },
+        categories: vec![20, 1335],
+        delivery: crate::directory::Delivery {
+            webhook_url: Some("https://example.com/hook".to_owned()),
+            email: None,
+        },
+        reviews: (0..reviews)
+            .map(|n| Review {
+                id: format!("r{n}"),
+                title: "Great job".to_owned(),
+                review: "Fixed the leak quickly.".to_owned(),
+                score: 9.0 + (n % 2) as f64,
+                breakdown: ReviewBreakdown {
+                    reliability: 9,
+                    tidiness: 10,
+                    courtesy: 10,
+                    workmanship: 9,
+                },
+                postcode_district: "SW1A".to_owned(),
+                verified: n % 2 == 0,
+                created_at: format!("2026-0{}-01T10:00:00Z", 1 + n % 9),
+            })
+            .collect(),
+        images: vec![Image {
+            id: "img-1".to_owned(),
+            url: "https://example.com/1.jpg".to_owned(),
+            thumbnail_url: "https://example.com/1_thumb.jpg".to_owned(),
+            caption: None,
+            width: 1600,
+            height: 1200,
+        }],
+    };
+    record
+        .validate(
+            crate::categories::CategoryTree::embedded(),
+            crate::geography::Geography::embedded(),
+        )
+        .expect("the fixture is valid")
+}
+
+/// Imported trades come back in the index and as cards; a re-import replaces
+/// a trade whole (its reviews too) and every import bumps the version.
+pub async fn imported_trades_are_indexed_and_replaced_whole(store: &dyn Store) {
+    let before = store.directory_version().await.unwrap();
+    let first = [trade(7, "Seven Plumbing", 4), trade(3, "Three Heating", 0)];
+    let summary = store.import_trades(&first).await.unwrap();
+    assert_eq!((summary.inserted, summary.updated), (2, 0));
+    let after_first = store.directory_version().await.unwrap();
+    assert!(after_first > before);
+
+    let index = store.directory().await.unwrap();
+    assert_eq!(
+        index,
+        vec![first[1].indexed(), first[0].indexed()],
+        "ordered by company id, as imported"
+    );
+    assert!(index[1].base.is_some());
+    assert_eq!(index[1].districts, ["BT1"]);
+
+    let cards = store.trade_cards(&[7, 99, 3]).await.unwrap();
+    assert_eq!(
+        cards,
+        vec![first[0].card_json(), first[1].card_json()],
+        "in the order asked, unknown skipped"
+    );
+    let card: serde_json::Value = serde_json::from_str(&cards[0]).unwrap();
+    assert_eq!(card["totalReviews"], 4);
+    assert_eq!(card["recentReviews"].as_array().unwrap().len(), 3);
+
+    let summary = store
+        .import_trades(&[trade(7, "Seven Plumbing & Gas", 1)])
+        .await
+        .unwrap();
+    assert_eq!((summary.inserted, summary.updated), (0, 1));
+    let card: serde_json::Value =
+        serde_json::from_str(&store.trade_cards(&[7]).await.unwrap()[0]).unwrap();
+    assert_eq!(
+        (card["companyName"].as_str(), card["totalReviews"].as_u64()),
+        (Some("Seven Plumbing & Gas"), Some(1))
+    );
+    assert!(store.directory_version().await.unwrap() > after_first);
+}
+
+/// An import that fails part-way writes nothing at all.
+pub async fn a_failed_import_writes_nothing(store: &dyn Store) {
+    store
+        .import_trades(&[trade(1, "Existing", 2)])
+        .await
+        .unwrap();
+    let version = store.directory_version().await.unwrap();
+    let cards_before = store.trade_cards(&[1]).await.unwrap();
+    // The same company twice in one import breaks the primary key at the end.
+    let result = store
+        .import_trades(&[
+            trade(2, "Two", 1),
+            trade(1, "Changed", 0),
+            trade(2, "Two again", 0),
+        ])
+        .await;
+    assert!(result.is_err());
+    assert_eq!(store.directory().await.unwrap().len(), 1);
+    assert_eq!(store.trade_cards(&[1]).await.unwrap(), cards_before);
+    assert_eq!(store.directory_version().await.unwrap(), version);
+}
+
+/// The operator's category tree is kept and bumps the version.
+pub async fn a_saved_category_tree_reads_back(store: &dyn Store) {
+    assert_eq!(store.category_tree().await.unwrap(), None);
+    let version = store.directory_version().await.unwrap();
+    let json = r#"[{"id":1,"label":"Plumber","name":"plumber","subcategories":[],"noindex":false,"nofollow":false}]"#;
+    store.save_category_tree(json).await.unwrap();
+    assert_eq!(store.category_tree().await.unwrap().as_deref(), Some(json));
+    assert!(store.directory_version().await.unwrap() > version);
+}

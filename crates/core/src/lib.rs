@@ -3,9 +3,9 @@
 //! and their sealed secrets, and the `Store` trait every backend implements.
 //! No HTTP and no SQL live here.
 
+pub mod categories;
 #[cfg(feature = "contract")]
 pub mod contract;
-pub mod categories;
 pub mod directory;
 pub mod email;
 pub mod environment;
@@ -18,4 +18,4 @@ pub mod store;
 pub use environment::Environment;
 pub use keys::{ApiKey, KeyPolicy, NewKey};
 pub use secrets::{MasterKey, SealedSecret, SecretString};
-pub use store::{Store, StoreError};
+pub use store::{ImportSummary, Store, StoreError};

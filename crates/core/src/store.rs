@@ -1,6 +1,7 @@
 //! The storage contract. Each backend crate implements [`Store`] with its own
 //! SQL and transactions; methods are whole operations, never CRUD pieces.
 
+use crate::directory::{IndexedTrade, ValidTrade};
 use crate::keys::ApiKey;
 use async_trait::async_trait;
 use time::OffsetDateTime;
@@ -40,4 +41,34 @@ pub trait Store: Send + Sync + 'static {
     /// Marks the key revoked at `at`; `NotFound` if there is no such key.
     /// Revoking a revoked key keeps its first revocation time.
     async fn revoke_key(&self, key_id: &str, at: OffsetDateTime) -> Result<ApiKey, StoreError>;
+
+    /// Adds or replaces these trades (by company id) with their reviews and
+    /// images, all in one transaction: all or nothing. Bumps the directory version.
+    async fn import_trades(&self, trades: &[ValidTrade]) -> Result<ImportSummary, StoreError>;
+
+    /// What matching needs of every trade, for the in-memory index.
+    async fn directory(&self) -> Result<Vec<IndexedTrade>, StoreError>;
+
+    /// The search cards (JSON of `intake_api::trades::TradeItem`) of these
+    /// trades, in the order asked; unknown ids are skipped.
+    async fn trade_cards(&self, company_ids: &[u64]) -> Result<Vec<String>, StoreError>;
+
+    /// A number that changes whenever trades or categories change, so that
+    /// every process can tell when to reload its index.
+    async fn directory_version(&self) -> Result<i64, StoreError>;
+
+    /// Replaces the category tree (canonical JSON); bumps the directory version.
+    async fn save_category_tree(&self, json: &str) -> Result<(), StoreError>;
+
+    /// The operator's category tree, if one was saved.
+    async fn category_tree(&self) -> Result<Option<String>, StoreError>;
+}
+
+/// What an import changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ImportSummary {
+    /// Trades that were new.
+    pub inserted: u64,
+    /// Trades that replaced an earlier version.
+    pub updated: u64,
 }

@@ -1,12 +1,14 @@
 #![forbid(unsafe_code)]
 //! The embedded store: SQLite in WAL mode, migrated on open.
 
+mod directory;
 mod errors;
 mod keys;
 
 use async_trait::async_trait;
+use intake_core::directory::{IndexedTrade, ValidTrade};
 use intake_core::keys::ApiKey;
-use intake_core::store::{Store, StoreError};
+use intake_core::store::{ImportSummary, Store, StoreError};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
@@ -89,5 +91,29 @@ impl Store for SqliteStore {
 
     async fn revoke_key(&self, key_id: &str, at: OffsetDateTime) -> Result<ApiKey, StoreError> {
         keys::revoke(&self.pool, key_id, at).await
+    }
+
+    async fn import_trades(&self, trades: &[ValidTrade]) -> Result<ImportSummary, StoreError> {
+        directory::import(&self.pool, trades).await
+    }
+
+    async fn directory(&self) -> Result<Vec<IndexedTrade>, StoreError> {
+        directory::index(&self.pool).await
+    }
+
+    async fn trade_cards(&self, company_ids: &[u64]) -> Result<Vec<String>, StoreError> {
+        directory::cards(&self.pool, company_ids).await
+    }
+
+    async fn directory_version(&self) -> Result<i64, StoreError> {
+        directory::version(&self.pool).await
+    }
+
+    async fn save_category_tree(&self, json: &str) -> Result<(), StoreError> {
+        directory::save_tree(&self.pool, json).await
+    }
+
+    async fn category_tree(&self) -> Result<Option<String>, StoreError> {
+        directory::tree(&self.pool).await
     }
 }

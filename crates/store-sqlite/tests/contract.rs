@@ -25,6 +25,9 @@ contract_tests!(
     a_duplicate_key_id_is_a_conflict,
     revoking_marks_one_key_and_keeps_the_first_time,
     a_store_answers_a_ping,
+    imported_trades_are_indexed_and_replaced_whole,
+    a_failed_import_writes_nothing,
+    a_saved_category_tree_reads_back,
 );
 
 #[tokio::test]

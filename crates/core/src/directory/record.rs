@@ -81,9 +81,36 @@ pub struct ValidTrade {
     pub base: Option<Point>,
 }
 
+impl ValidTrade {
+    /// The search card of the trade as JSON, as stored.
+    pub fn card_json(&self) -> String {
+        serde_json::to_string(&super::summary::card(&self.record))
+            .expect("a card always serialises")
+    }
+
+    /// What the index needs of the trade.
+    pub fn indexed(&self) -> super::IndexedTrade {
+        let record = &self.record;
+        super::IndexedTrade {
+            company_id: record.company_id,
+            company_name: record.company_name.clone(),
+            active: record.active,
+            base: self.base,
+            radius_miles: record.coverage.radius_miles,
+            districts: record.coverage.districts.clone(),
+            categories: record.categories.clone(),
+            review_score: super::summary::review_score(&record.reviews),
+        }
+    }
+}
+
 impl TradeRecord {
     /// Checks every field; returns all problems found, each naming the field.
-    pub fn validate(mut self, tree: &CategoryTree, geography: &Geography) -> Result<ValidTrade, Vec<String>> {
+    pub fn validate(
+        mut self,
+        tree: &CategoryTree,
+        geography: &Geography,
+    ) -> Result<ValidTrade, Vec<String>> {
         let mut problems = Vec::new();
         if self.company_id == 0 {
             problems.push("companyId must be at least 1".to_owned());
@@ -163,7 +190,9 @@ impl TradeRecord {
         }
         if let Some(url) = webhook_url {
             if !is_web_url(url) {
-                problems.push(format!("delivery.webhookUrl `{url}` is not an http(s) address"));
+                problems.push(format!(
+                    "delivery.webhookUrl `{url}` is not an http(s) address"
+                ));
             }
         }
         if let Some(email) = email {
@@ -188,14 +217,23 @@ fn check_reviews(reviews: &[Review], problems: &mut Vec<String>) {
             problems.push(format!("{at}.score must be 1 to 10"));
         }
         let b = review.breakdown;
-        if [b.reliability, b.tidiness, b.courtesy, b.workmanship].iter().any(|s| !(1..=10).contains(s)) {
+        if [b.reliability, b.tidiness, b.courtesy, b.workmanship]
+            .iter()
+            .any(|s| !(1..=10).contains(s))
+        {
             problems.push(format!("{at}.breakdown scores must be 1 to 10"));
         }
         if !is_district(&review.postcode_district) {
-            problems.push(format!("{at}.postcodeDistrict `{}` is not a postcode district", review.postcode_district));
+            problems.push(format!(
+                "{at}.postcodeDistrict `{}` is not a postcode district",
+                review.postcode_district
+            ));
         }
         if OffsetDateTime::parse(&review.created_at, &Rfc3339).is_err() {
-            problems.push(format!("{at}.createdAt `{}` is not an RFC 3339 time", review.created_at));
+            problems.push(format!(
+                "{at}.createdAt `{}` is not an RFC 3339 time",
+                review.created_at
+            ));
         }
     }
 }
@@ -207,7 +245,9 @@ fn check_images(images: &[Image], problems: &mut Vec<String>) {
             problems.push(format!("{at}.id must not be blank"));
         }
         if !is_web_url(&image.url) || !is_web_url(&image.thumbnail_url) {
-            problems.push(format!("{at}: url and thumbnailUrl must be http(s) addresses"));
+            problems.push(format!(
+                "{at}: url and thumbnailUrl must be http(s) addresses"
+            ));
         }
         if image.width == 0 || image.height == 0 {
             problems.push(format!("{at}: width and height must be at least 1"));
@@ -216,7 +256,9 @@ fn check_images(images: &[Image], problems: &mut Vec<String>) {
 }
 
 fn is_web_url(text: &str) -> bool {
-    (text.starts_with("https://") || text.starts_with("http://")) && text.len() > 8 && !text.contains(char::is_whitespace)
+    (text.starts_with("https://") || text.starts_with("http://"))
+        && text.len() > 8
+        && !text.contains(char::is_whitespace)
 }
 
 /// An outward code such as `M1`, `SW1A`, `EC1V`.
@@ -227,5 +269,7 @@ pub fn is_district(text: &str) -> bool {
     (1..=2).contains(&letters)
         && (1..=2).contains(&rest.len())
         && rest[0].is_ascii_digit()
-        && rest[1..].iter().all(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
+        && rest[1..]
+            .iter()
+            .all(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
 }
