@@ -18,6 +18,11 @@ pub enum Command {
     /// Create, list and revoke affiliate keys.
     #[command(subcommand)]
     Keys(KeysCommand),
+    /// Load an operator's categories or trades into the store.
+    #[command(subcommand)]
+    Import(ImportCommand),
+    /// Generate a realistic demo directory across Great Britain and load it.
+    DemoData(DemoDataArgs),
     /// Call GET /preferred-start-options as an affiliate (signed).
     Options(ClientArgs),
     /// Load-test a running service and compare with its /healthz ceiling.
@@ -48,6 +53,42 @@ pub struct ServeArgs {
     /// The environment this server runs as. [env: INTAKE_ENVIRONMENT] [default: staging]
     #[arg(long)]
     pub environment: Option<String>,
+    /// Do not load a demo directory into an empty embedded store. [env: INTAKE_DEMO_DATA=false]
+    #[arg(long)]
+    pub no_demo_data: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ImportCommand {
+    /// Replace the category tree with FILE (the shape of GET /api/v1/category); checked first, all or nothing.
+    Categories {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// A JSON file: an array of parents, each with `subcategories`.
+        file: PathBuf,
+    },
+    /// Add or replace trades from FILE (JSON Lines, docs/directory.md); every line checked first, all or nothing.
+    Trades {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// A JSON Lines file, one trade per line.
+        file: PathBuf,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct DemoDataArgs {
+    #[command(flatten)]
+    pub store: StoreArgs,
+    /// How many trades to generate.
+    #[arg(long, default_value_t = 5000)]
+    pub trades: usize,
+    /// Seed of the generator; the same seed gives the same directory.
+    #[arg(long, default_value_t = 2021)]
+    pub seed: u64,
+    /// Write the trades to this JSON Lines file instead of loading them.
+    #[arg(long)]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,5 +1,7 @@
 //! Dispatch of the sub commands.
 
+mod demo_data;
+mod import;
 mod keys;
 mod options;
 mod serve;
@@ -14,6 +16,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Serve(args) => serve::run(args).await,
         Command::Keys(command) => keys::run(command).await,
+        Command::Import(command) => import::run(command).await,
+        Command::DemoData(args) => demo_data::run(args).await,
         Command::Options(args) => options::run(args).await,
         Command::Bench(args) => crate::bench::run(args).await,
     }

@@ -33,6 +33,10 @@ pub struct Settings {
     pub request_timeout_seconds: u64,
     /// `INTAKE_LOG_FORMAT`: `text` or `json`.
     pub log_format: String,
+    /// `INTAKE_DEMO_DATA`: load a demo directory into an empty embedded store.
+    pub demo_data: bool,
+    /// `INTAKE_DIRECTORY_REFRESH_SECONDS`: how often to look for directory imports.
+    pub directory_refresh_seconds: u64,
 }
 
 impl Default for Settings {
@@ -47,6 +51,8 @@ impl Default for Settings {
             shutdown_grace_seconds: 30,
             request_timeout_seconds: 30,
             log_format: "text".to_owned(),
+            demo_data: true,
+            directory_refresh_seconds: 5,
         }
     }
 }
@@ -98,6 +104,8 @@ pub fn load(config_file: Option<&Path>, flags: FlagOverrides) -> anyhow::Result<
         "SHUTDOWN_GRACE_SECONDS",
         "REQUEST_TIMEOUT_SECONDS",
         "LOG_FORMAT",
+        "DEMO_DATA",
+        "DIRECTORY_REFRESH_SECONDS",
     ];
     figment = figment
         .merge(Env::prefixed("INTAKE_").only(&known))
@@ -117,6 +125,9 @@ impl Settings {
                 "max_skew_seconds must be between 1 and 3600, not {}",
                 self.max_skew_seconds
             );
+        }
+        if self.directory_refresh_seconds == 0 {
+            bail!("directory_refresh_seconds must be at least 1");
         }
         if self.body_limit_bytes < 1024 {
             bail!("body_limit_bytes must be at least 1024");
@@ -163,6 +174,7 @@ impl Settings {
             body_limit: self.body_limit_bytes,
             shutdown_grace: Duration::from_secs(self.shutdown_grace_seconds),
             request_timeout: Duration::from_secs(self.request_timeout_seconds),
+            directory_refresh: Duration::from_secs(self.directory_refresh_seconds),
         })
     }
 }

@@ -130,6 +130,7 @@ fn start_server(data_dir: &Path) -> (ServerGuard, String, Arc<Mutex<Vec<String>>
     let child = intake()
         .args([
             "serve",
+            "--no-demo-data",
             "--listen",
             "127.0.0.1:0",
             "--environment",

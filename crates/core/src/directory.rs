@@ -3,6 +3,7 @@
 
 pub mod demo;
 pub mod index;
+pub mod loaded;
 pub mod matching;
 pub mod record;
 pub mod summary;
@@ -11,4 +12,5 @@ pub mod summary;
 mod matching_tests;
 
 pub use index::{DirectoryIndex, IndexedTrade, Match};
+pub use loaded::{Directory, LoadError};
 pub use record::{Coverage, Delivery, TradeRecord, ValidTrade};

@@ -33,14 +33,26 @@ impl Email {
 
     /// The part after `@`, lowercased.
     pub fn domain(&self) -> String {
-        self.0.rsplit_once('@').map(|(_, domain)| domain.to_ascii_lowercase()).unwrap_or_default()
+        self.0
+            .rsplit_once('@')
+            .map(|(_, domain)| domain.to_ascii_lowercase())
+            .unwrap_or_default()
     }
 }
 
 /// Whether `text` is a plain address (`local@domain.tld`) the crate accepts.
 pub fn is_valid(text: &str) -> bool {
-    let Ok(address) = email_address::EmailAddress::from_str(text) else { return false };
-    address.as_str() == text && address.domain().contains('.') && !address.domain().ends_with('.') && text.len() <= 254
+    // The crate also accepts `Name <address>`; an API field holds the bare address.
+    if text.contains(|c: char| c.is_whitespace() || c == '<' || c == '>') {
+        return false;
+    }
+    let Ok(address) = email_address::EmailAddress::from_str(text) else {
+        return false;
+    };
+    address.as_str() == text
+        && address.domain().contains('.')
+        && !address.domain().ends_with('.')
+        && text.len() <= 254
 }
 
 impl fmt::Display for Email {
@@ -62,12 +74,28 @@ mod tests {
 
     #[test]
     fn plain_addresses_are_accepted_and_others_refused() {
-        for good in ["jo@example.co.uk", "first.last+tag@sub.example.com", " jo@example.com "] {
+        for good in [
+            "jo@example.co.uk",
+            "first.last+tag@sub.example.com",
+            " jo@example.com ",
+        ] {
             assert!(Email::parse(good).is_ok(), "{good}");
         }
-        for bad in ["", "jo", "jo@", "@example.com", "jo@localhost", "Jo <jo@example.com>", "jo@@example.com", "jo@example."] {
+        for bad in [
+            "",
+            "jo",
+            "jo@",
+            "@example.com",
+            "jo@localhost",
+            "Jo <jo@example.com>",
+            "jo@@example.com",
+            "jo@example.",
+        ] {
             assert!(Email::parse(bad).is_err(), "{bad}");
         }
-        assert_eq!(Email::parse("Jo@Example.COM").unwrap().domain(), "example.com");
+        assert_eq!(
+            Email::parse("Jo@Example.COM").unwrap().domain(),
+            "example.com"
+        );
     }
 }

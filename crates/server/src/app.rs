@@ -70,9 +70,13 @@ impl Application {
             shutdown.await;
             let _ = stopping_tx.send(true);
         };
+        let refresher = tokio::spawn(crate::workers::directory_refresh::run(
+            self.state.clone(),
+            stopping_rx.clone(),
+        ));
         let server = axum::serve(self.listener, self.router).with_graceful_shutdown(signal);
         let mut stopping = stopping_rx;
-        tokio::select! {
+        let result = tokio::select! {
             result = server => result,
             () = async move {
                 let _ = stopping.wait_for(|stopping| *stopping).await;
@@ -81,7 +85,9 @@ impl Application {
                 tracing::warn!(grace_seconds = grace.as_secs(), "in-flight requests did not finish within the grace period");
                 Ok(())
             }
-        }
+        };
+        refresher.abort();
+        result
     }
 }
 

@@ -16,6 +16,8 @@ pub struct ServerConfig {
     pub shutdown_grace: Duration,
     /// Longest time one request may take before a 503.
     pub request_timeout: Duration,
+    /// How often the directory version is checked for imports by other processes.
+    pub directory_refresh: Duration,
 }
 
 impl Default for ServerConfig {
@@ -26,6 +28,7 @@ impl Default for ServerConfig {
             body_limit: 1024 * 1024,
             shutdown_grace: Duration::from_secs(30),
             request_timeout: Duration::from_secs(30),
+            directory_refresh: Duration::from_secs(5),
         }
     }
 }

@@ -1,5 +1,7 @@
 //! Handlers, a folder per resource.
 
+pub mod categories;
 pub mod health;
 pub mod openapi;
 pub mod options;
+pub mod trades;

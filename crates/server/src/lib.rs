@@ -7,6 +7,7 @@
 mod app;
 mod auth;
 mod config;
+mod directory;
 mod error;
 mod handlers;
 mod openapi;
@@ -14,6 +15,7 @@ mod problem_layer;
 mod routes;
 mod shutdown;
 mod state;
+mod workers;
 
 pub use app::Application;
 pub use auth::AuthenticatedKey;

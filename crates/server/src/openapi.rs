@@ -13,6 +13,7 @@ use utoipa::{Modify, OpenApi};
     modifiers(&SignatureScheme),
     tags(
         (name = "lookups", description = "Reference data an integrator needs"),
+        (name = "trades", description = "Tradespeople of the marketplace"),
         (name = "operations", description = "Health of the service")
     )
 )]

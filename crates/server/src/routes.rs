@@ -1,7 +1,7 @@
 //! Every route of the service, in one place.
 
 use crate::auth::require_signature;
-use crate::handlers::{health, openapi, options};
+use crate::handlers::{categories, health, openapi, options, trades};
 use crate::openapi::ApiDoc;
 use crate::state::AppState;
 use axum::routing::get;
@@ -14,7 +14,9 @@ use utoipa_axum::routes;
 
 /// The affiliate routes that need a signature, relative to the base path.
 fn signed(state: &AppState) -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(signed_route(state, routes!(options::list)))
+    OpenApiRouter::new()
+        .routes(signed_route(state, routes!(options::list)))
+        .routes(signed_route(state, routes!(trades::search::search)))
 }
 
 /// Puts the signature check in front of a route's handlers only, so a wrong
@@ -27,9 +29,13 @@ fn signed_route(
     (schemas, paths, method_router.route_layer(auth))
 }
 
-/// The public operational routes.
+/// The public routes: the category tree (compressed when the client accepts
+/// it) and the operational ones.
 fn public() -> OpenApiRouter<AppState> {
+    let (schemas, paths, method_router) = routes!(categories::list);
+    let compressed = method_router.layer(tower_http::compression::CompressionLayer::new());
     OpenApiRouter::new()
+        .routes((schemas, paths, compressed))
         .routes(routes!(health::healthz))
         .routes(routes!(health::readyz))
 }

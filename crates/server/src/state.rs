@@ -1,10 +1,12 @@
 //! Shared state handed to every handler.
 
 use crate::config::ServerConfig;
+use crate::directory::DirectoryCell;
+use intake_core::directory::LoadError;
 use intake_core::{MasterKey, Store};
 use std::sync::Arc;
 
-/// The store, the master key and the configuration, cheap to clone.
+/// The store, the master key, the configuration and the directory; cheap to clone.
 #[derive(Clone)]
 pub struct AppState {
     /// The store, whichever backend `main` chose.
@@ -13,15 +15,29 @@ pub struct AppState {
     pub master_key: Arc<MasterKey>,
     /// Server settings.
     pub config: Arc<ServerConfig>,
+    /// Categories and trades, refreshed when the store's directory changes.
+    pub directory: Arc<DirectoryCell>,
 }
 
 impl AppState {
-    /// Bundles the parts.
-    pub fn new(store: Arc<dyn Store>, master_key: MasterKey, config: ServerConfig) -> Self {
-        AppState {
+    /// Bundles the parts, loading the directory from the store.
+    pub async fn load(
+        store: Arc<dyn Store>,
+        master_key: MasterKey,
+        config: ServerConfig,
+    ) -> Result<Self, LoadError> {
+        let directory = Arc::new(DirectoryCell::load(store.as_ref()).await?);
+        Ok(AppState {
             store,
             master_key: Arc::new(master_key),
             config: Arc::new(config),
-        }
+            directory,
+        })
+    }
+
+    /// Reloads the directory now if the store's version moved (the refresher
+    /// does this on its own every `directory_refresh`).
+    pub async fn refresh_directory(&self) -> Result<bool, LoadError> {
+        self.directory.refresh(self.store.as_ref()).await
     }
 }

@@ -4,8 +4,13 @@ use crate::cli::ServeArgs;
 use crate::config::{self, FlagOverrides};
 use crate::{logging, master_key, open_store};
 use anyhow::Context;
+use intake_core::directory::demo::{DEFAULT_SEED, MIN_TRADES_FOR_FULL_COVERAGE};
 use intake_server::{AppState, Application};
 use std::process::ExitCode;
+
+/// Trades in the demo directory a first run loads: enough that every common
+/// category has a trade covering every district of Great Britain.
+const FIRST_RUN_TRADES: usize = MIN_TRADES_FOR_FULL_COVERAGE;
 
 pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let flags = FlagOverrides {
@@ -23,7 +28,21 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .await
         .with_context(|| format!("cannot listen on {address}"))?;
     let environment = server_config.environment;
-    let app = Application::build(listener, AppState::new(store, master, server_config));
+    if settings.demo_data
+        && !args.no_demo_data
+        && settings.database_url().starts_with("sqlite:")
+        && store.directory_version().await? == 0
+    {
+        tracing::info!(
+            trades = FIRST_RUN_TRADES,
+            "empty embedded store: loading a demo directory (skip with --no-demo-data)"
+        );
+        super::demo_data::load(store.as_ref(), FIRST_RUN_TRADES, DEFAULT_SEED).await?;
+    }
+    let state = AppState::load(store, master, server_config)
+        .await
+        .context("loading the directory")?;
+    let app = Application::build(listener, state);
     let local = app.local_addr()?;
     tracing::info!(address = %local, %environment, database = %redact(&settings.database_url()), "listening");
     app.run_until(intake_server::shutdown_signal())

@@ -78,8 +78,16 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts `intake serve` on port 0 with debug logging; `envs` and `args` are added.
+    /// Starts `intake serve` on port 0 with debug logging and no demo
+    /// directory; `envs` and `args` are added.
     pub fn start(data_dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
+        let mut args = args.to_vec();
+        args.push("--no-demo-data");
+        Server::start_with_demo_data(data_dir, &args, envs)
+    }
+
+    /// Starts `intake serve` as a newcomer would: an empty store gets the demo directory.
+    pub fn start_with_demo_data(data_dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
         let mut command = intake();
         command
             .arg("serve")

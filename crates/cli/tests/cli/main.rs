@@ -3,5 +3,6 @@
 mod helpers;
 
 mod config;
+mod directory;
 mod keys;
 mod secrets;

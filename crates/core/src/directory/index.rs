@@ -66,7 +66,11 @@ impl DirectoryIndex {
                 }
             }
         }
-        DirectoryIndex { trades, by_id, by_category }
+        DirectoryIndex {
+            trades,
+            by_id,
+            by_category,
+        }
     }
 
     /// Number of trades, active or not.
@@ -81,19 +85,35 @@ impl DirectoryIndex {
 
     /// The trade with this company id.
     pub fn get(&self, company_id: u64) -> Option<&IndexedTrade> {
-        self.by_id.get(&company_id).map(|&position| &self.trades[position])
+        self.by_id
+            .get(&company_id)
+            .map(|&position| &self.trades[position])
     }
 
     /// Active trades serving `category` that cover `postcode`, in search order:
     /// exact category matches first, then nearest, then best reviewed, then
     /// lowest company id. A parent category also reaches its sub categories.
-    pub fn search(&self, tree: &CategoryTree, category: u32, postcode: &Postcode, location: Option<Location>) -> Vec<Match> {
+    pub fn search(
+        &self,
+        tree: &CategoryTree,
+        category: u32,
+        postcode: &Postcode,
+        location: Option<Location>,
+    ) -> Vec<Match> {
         let point = location.map(|location| location.point);
         let mut found: HashMap<usize, bool> = HashMap::new();
         for reached in tree.reach(category) {
-            for &position in self.by_category.get(&reached).map(Vec::as_slice).unwrap_or_default() {
+            for &position in self
+                .by_category
+                .get(&reached)
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+            {
                 let exact = reached == category;
-                found.entry(position).and_modify(|e| *e |= exact).or_insert(exact);
+                found
+                    .entry(position)
+                    .and_modify(|e| *e |= exact)
+                    .or_insert(exact);
             }
         }
         let mut matches: Vec<Match> = found
@@ -134,7 +154,11 @@ fn search_order(a: &Match, b: &Match) -> Ordering {
 }
 
 /// Orders present values by `order` and puts absent ones after them.
-pub(crate) fn cmp_none_last(a: Option<f64>, b: Option<f64>, order: impl Fn(f64, f64) -> Ordering) -> Ordering {
+pub(crate) fn cmp_none_last(
+    a: Option<f64>,
+    b: Option<f64>,
+    order: impl Fn(f64, f64) -> Ordering,
+) -> Ordering {
     match (a, b) {
         (Some(x), Some(y)) => order(x, y),
         (Some(_), None) => Ordering::Less,

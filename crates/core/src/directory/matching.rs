@@ -27,16 +27,28 @@ pub struct Ranked {
 /// Ranks `matches` and keeps the best `max`: exact category matches first;
 /// within them, by `0.45 closeness + 0.35 quality + 0.20 fairness`, where
 /// fairness is `1 / (1 + recent leads)`; ties by lowest company id.
-pub fn choose_recipients(matches: Vec<Match>, recent_leads: impl Fn(u64) -> u32, max: usize) -> Vec<Ranked> {
+pub fn choose_recipients(
+    matches: Vec<Match>,
+    recent_leads: impl Fn(u64) -> u32,
+    max: usize,
+) -> Vec<Ranked> {
     let mut ranked: Vec<Ranked> = matches
         .into_iter()
         .map(|found| {
             let leads = recent_leads(found.company_id);
-            let closeness = found.distance_miles.map_or(UNKNOWN_CLOSENESS, |d| (1.0 - d / FAR_MILES).clamp(0.0, 1.0));
-            let quality = found.review_score.map_or(UNREVIEWED_QUALITY, |s| (s / 10.0).clamp(0.0, 1.0));
+            let closeness = found
+                .distance_miles
+                .map_or(UNKNOWN_CLOSENESS, |d| (1.0 - d / FAR_MILES).clamp(0.0, 1.0));
+            let quality = found
+                .review_score
+                .map_or(UNREVIEWED_QUALITY, |s| (s / 10.0).clamp(0.0, 1.0));
             let fairness = 1.0 / (1.0 + f64::from(leads));
             let score = 0.45 * closeness + 0.35 * quality + 0.20 * fairness;
-            Ranked { found, recent_leads: leads, score }
+            Ranked {
+                found,
+                recent_leads: leads,
+                score,
+            }
         })
         .collect();
     ranked.sort_by(|a, b| {

@@ -18,7 +18,12 @@ pub fn reviews_summary(reviews: &[Review]) -> Option<ReviewsSummary> {
         return None;
     }
     let n = reviews.len() as f64;
-    let mean = |pick: fn(&Review) -> u8| round(reviews.iter().map(|r| f64::from(pick(r))).sum::<f64>() / n, 10.0);
+    let mean = |pick: fn(&Review) -> u8| {
+        round(
+            reviews.iter().map(|r| f64::from(pick(r))).sum::<f64>() / n,
+            10.0,
+        )
+    };
     Some(ReviewsSummary {
         reliability: mean(|r| r.breakdown.reliability),
         tidiness: mean(|r| r.breakdown.tidiness),
@@ -32,7 +37,13 @@ pub fn recent_reviews(reviews: &[Review]) -> Vec<Review> {
     let mut sorted: Vec<&Review> = reviews.iter().collect();
     // RFC 3339 UTC times from one writer sort as text; parse to be safe with offsets.
     sorted.sort_by(|a, b| {
-        let at = |r: &Review| time::OffsetDateTime::parse(&r.created_at, &time::format_description::well_known::Rfc3339).ok();
+        let at = |r: &Review| {
+            time::OffsetDateTime::parse(
+                &r.created_at,
+                &time::format_description::well_known::Rfc3339,
+            )
+            .ok()
+        };
         at(b).cmp(&at(a)).then_with(|| a.id.cmp(&b.id))
     });
     sorted.into_iter().take(RECENT_REVIEWS).cloned().collect()
@@ -67,7 +78,12 @@ mod tests {
             title: "t".into(),
             review: "r".into(),
             score,
-            breakdown: ReviewBreakdown { reliability, tidiness: 10, courtesy: 9, workmanship: 8 },
+            breakdown: ReviewBreakdown {
+                reliability,
+                tidiness: 10,
+                courtesy: 9,
+                workmanship: 8,
+            },
             postcode_district: "BR1".into(),
             verified: true,
             created_at: at.into(),
@@ -76,10 +92,22 @@ mod tests {
 
     #[test]
     fn scores_are_means_rounded_and_absent_without_reviews() {
-        let reviews = [review("a", 10.0, "2026-01-01T00:00:00Z", 10), review("b", 9.0, "2026-01-02T00:00:00Z", 7), review("c", 9.0, "2026-01-03T00:00:00Z", 7)];
+        let reviews = [
+            review("a", 10.0, "2026-01-01T00:00:00Z", 10),
+            review("b", 9.0, "2026-01-02T00:00:00Z", 7),
+            review("c", 9.0, "2026-01-03T00:00:00Z", 7),
+        ];
         assert_eq!(review_score(&reviews), Some(9.33));
         let summary = reviews_summary(&reviews).unwrap();
-        assert_eq!((summary.reliability, summary.tidiness, summary.courtesy, summary.workmanship), (8.0, 10.0, 9.0, 8.0));
+        assert_eq!(
+            (
+                summary.reliability,
+                summary.tidiness,
+                summary.courtesy,
+                summary.workmanship
+            ),
+            (8.0, 10.0, 9.0, 8.0)
+        );
         assert_eq!(review_score(&[]), None);
         assert!(reviews_summary(&[]).is_none());
     }

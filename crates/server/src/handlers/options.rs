@@ -6,6 +6,7 @@ use intake_api::options::{preferred_start_options, PreferredStartOption};
 /// The five preferred-start options, in their published order.
 #[utoipa::path(
     get,
+    operation_id = "listPreferredStartOptions",
     path = "/preferred-start-options",
     tag = "lookups",
     security(("signature" = [])),

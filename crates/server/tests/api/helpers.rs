@@ -11,6 +11,7 @@ use tokio::sync::oneshot;
 /// A running server on its own port and store.
 pub struct TestApp {
     pub address: SocketAddr,
+    pub state: AppState,
     pub store: Arc<dyn Store>,
     pub master: MasterKey,
     pub http: reqwest::Client,
@@ -37,10 +38,10 @@ pub async fn spawn_app_with(config: ServerConfig) -> TestApp {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&url).await.unwrap());
     let master = MasterKey::generate();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let app = Application::build(
-        listener,
-        AppState::new(store.clone(), master.clone(), config),
-    );
+    let state = AppState::load(store.clone(), master.clone(), config)
+        .await
+        .unwrap();
+    let app = Application::build(listener, state.clone());
     let address = app.local_addr().unwrap();
     let (stop, stopped) = oneshot::channel::<()>();
     let finished = tokio::spawn(app.run_until(async move {
@@ -48,6 +49,7 @@ pub async fn spawn_app_with(config: ServerConfig) -> TestApp {
     }));
     TestApp {
         address,
+        state,
         store,
         master,
         http: reqwest::Client::new(),
@@ -214,4 +216,85 @@ pub async fn problem(response: reqwest::Response, status: u16, path: &str) -> se
 /// Shorthand for the full path of an affiliate endpoint.
 pub fn api(path: &str) -> String {
     format!("{}{path}", intake_api::BASE_PATH)
+}
+
+/// A trade for directory tests: based at `postcode`, covering `radius` miles
+/// and the listed districts, registered for `categories`, with `reviews` reviews scored `score`.
+pub fn trade(
+    company_id: u64,
+    categories: &[u32],
+    postcode: &str,
+    radius: Option<f64>,
+    districts: &[&str],
+    score: f64,
+) -> intake_core::directory::TradeRecord {
+    use intake_api::trades::{Image, Review, ReviewBreakdown};
+    intake_core::directory::TradeRecord {
+        company_id,
+        company_name: format!("Trade {company_id}"),
+        logo_url: company_id
+            .is_multiple_of(2)
+            .then(|| format!("https://img.example.com/{company_id}.png")),
+        active: true,
+        base_postcode: postcode.to_owned(),
+        coverage: intake_core::directory::Coverage {
+            radius_miles: radius,
+            districts: districts.iter().map(|d| d.to_string()).collect(),
+        },
+        categories: categories.to_vec(),
+        delivery: intake_core::directory::Delivery {
+            webhook_url: None,
+            email: Some(format!("leads{company_id}@example.com")),
+        },
+        reviews: (0..4)
+            .map(|n| Review {
+                id: format!("{company_id}-r{n}"),
+                title: "Good work".into(),
+                review: "Turned up on time and did a tidy job.".into(),
+                score,
+                breakdown: ReviewBreakdown {
+                    reliability: 9,
+                    tidiness: 9,
+                    courtesy: 10,
+                    workmanship: 9,
+                },
+                postcode_district: "SW1A".into(),
+                verified: true,
+                created_at: format!("2026-0{}-10T12:00:00Z", n + 1),
+            })
+            .collect(),
+        images: vec![Image {
+            id: format!("img-{company_id}"),
+            url: format!("https://img.example.com/work/{company_id}.jpg"),
+            thumbnail_url: format!("https://img.example.com/work/{company_id}_t.jpg"),
+            caption: company_id
+                .is_multiple_of(3)
+                .then(|| "Finished kitchen".to_owned()),
+            width: 1600,
+            height: 1200,
+        }],
+    }
+}
+
+impl TestApp {
+    /// Imports `records` into the store and reloads the directory.
+    pub async fn import(&self, records: Vec<intake_core::directory::TradeRecord>) {
+        let tree = intake_core::categories::CategoryTree::embedded();
+        let geography = intake_core::geography::Geography::embedded();
+        let valid: Vec<_> = records
+            .into_iter()
+            .map(|r| r.validate(tree, geography).unwrap())
+            .collect();
+        self.store.import_trades(&valid).await.unwrap();
+        assert!(self.state.refresh_directory().await.unwrap());
+    }
+
+    /// A signed GET through the intake client.
+    pub async fn signed_get(&self, key: &TestKey, path_and_query: &str) -> reqwest::Response {
+        let request = self
+            .client(key)
+            .signed_request(reqwest::Method::GET, path_and_query, None)
+            .unwrap();
+        self.http.execute(request).await.unwrap()
+    }
 }

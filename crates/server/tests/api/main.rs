@@ -4,7 +4,9 @@
 mod helpers;
 
 mod auth;
+mod categories;
 mod errors;
 mod openapi;
 mod options;
 mod shutdown;
+mod trades;

@@ -60,6 +60,8 @@ async fn every_documented_route_is_served_and_every_served_route_is_documented()
     let mut served = [
         "GET /healthz",
         "GET /readyz",
+        "GET /api/v1/category",
+        "GET /v1/affiliate-job/trades/search",
         "GET /v1/affiliate-job/openapi.json",
         "GET /v1/affiliate-job/preferred-start-options",
     ]

@@ -1,0 +1,3 @@
+//! Trades.
+
+pub mod search;

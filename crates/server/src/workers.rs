@@ -1,0 +1,3 @@
+//! Background work of a server process, stopped with it.
+
+pub mod directory_refresh;

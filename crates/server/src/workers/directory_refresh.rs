@@ -1,0 +1,25 @@
+//! Polls the store's directory version and reloads the directory when an
+//! import (by this or any other process) moved it.
+
+use crate::state::AppState;
+use tokio::sync::watch;
+
+/// Runs until `stopping` turns true.
+pub async fn run(state: AppState, mut stopping: watch::Receiver<bool>) {
+    let mut ticker = tokio::time::interval(state.config.directory_refresh);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = ticker.tick() => {
+                if let Err(error) = state.refresh_directory().await {
+                    tracing::warn!(%error, "directory refresh failed; serving the previous directory");
+                }
+            }
+            changed = stopping.changed() => {
+                if changed.is_err() || *stopping.borrow() {
+                    return;
+                }
+            }
+        }
+    }
+}

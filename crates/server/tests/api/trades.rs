@@ -1,0 +1,244 @@
+use crate::helpers::{api, problem, spawn_app, trade, TestApp};
+use serde_json::Value;
+
+/// Central Heating (parent 10) with sub categories 88 (gas boiler installation)
+/// and 1335 (boiler repairs); Plumber is 20.
+async fn heating_directory() -> (TestApp, crate::helpers::TestKey) {
+    let app = spawn_app().await;
+    let key = app.staging_key().await;
+    app.import(vec![
+        trade(1, &[10], "SW1A 1AA", Some(10.0), &[], 9.0), // parent, nearest
+        trade(2, &[1335], "SE1 7PB", Some(10.0), &[], 10.0), // sub only
+        trade(3, &[10, 88], "M1 1AE", Some(5.0), &[], 10.0), // far away: does not cover London
+        trade(4, &[20], "SW1A 2AA", Some(20.0), &[], 10.0), // another category
+        trade(5, &[88], "BT1 1AA", None, &["BT1", "SW1A"], 8.0), // no coordinates, covers by district
+        trade(6, &[10], "E1 6AN", Some(15.0), &[], 9.5),         // parent, further than 1
+    ])
+    .await;
+    (app, key)
+}
+
+fn ids(body: &Value) -> Vec<u64> {
+    body["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["companyId"].as_u64().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_parent_category_finds_its_own_trades_first_then_those_of_its_sub_categories() {
+    let (app, key) = heating_directory().await;
+    let response = app
+        .signed_get(&key, "/trades/search?postcode=sw1a1aa&category=10&size=10")
+        .await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    // Exact (1 nearer than 6), then sub categories by distance (2), then district-only (5, no distance).
+    assert_eq!(ids(&body), [1, 6, 2, 5]);
+    assert_eq!(
+        body["meta"],
+        serde_json::json!({"page": 1, "itemsPerPage": 10, "totalResults": 4, "totalPages": 1})
+    );
+}
+
+#[tokio::test]
+async fn a_sub_category_finds_only_trades_registered_for_it() {
+    let (app, key) = heating_directory().await;
+    let body: Value = app
+        .signed_get(&key, "/trades/search?postcode=SW1A%201AA&category=1335")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(ids(&body), [2]);
+}
+
+#[tokio::test]
+async fn a_postcode_without_coordinates_finds_trades_listing_its_district() {
+    let (app, key) = heating_directory().await;
+    let body: Value = app
+        .signed_get(&key, "/trades/search?postcode=BT1%201AA&category=10")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(ids(&body), [5]);
+}
+
+#[tokio::test]
+async fn items_carry_exactly_the_documented_members_with_nulls_present() {
+    let (app, key) = heating_directory().await;
+    let body: Value = app
+        .signed_get(&key, "/trades/search?postcode=SW1A1AA&category=10&size=50")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let keys = |value: &Value| {
+        let mut keys: Vec<String> = value.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        keys
+    };
+    assert_eq!(keys(&body), ["items", "meta"]);
+    for item in body["items"].as_array().unwrap() {
+        assert_eq!(
+            keys(item),
+            [
+                "companyId",
+                "companyName",
+                "images",
+                "logoUrl",
+                "recentReviews",
+                "reviewScore",
+                "reviewsSummary",
+                "totalReviews"
+            ]
+        );
+        assert_eq!(
+            keys(&item["reviewsSummary"]),
+            ["courtesy", "reliability", "tidiness", "workmanship"]
+        );
+        let reviews = item["recentReviews"].as_array().unwrap();
+        assert_eq!(reviews.len(), 3, "the three most recent of four");
+        assert_eq!(
+            reviews[0]["createdAt"], "2026-04-10T12:00:00Z",
+            "newest first"
+        );
+        for review in reviews {
+            assert_eq!(
+                keys(review),
+                [
+                    "breakdown",
+                    "createdAt",
+                    "id",
+                    "postcodeDistrict",
+                    "review",
+                    "score",
+                    "title",
+                    "verified"
+                ]
+            );
+        }
+        for image in item["images"].as_array().unwrap() {
+            assert_eq!(
+                keys(image),
+                ["caption", "height", "id", "thumbnailUrl", "url", "width"]
+            );
+        }
+        assert_eq!(item["totalReviews"], 4);
+    }
+    let first = &body["items"][0];
+    assert!(
+        first["logoUrl"].is_null(),
+        "trade 1 has no logo: null, not missing"
+    );
+    // The whole answer decodes into the wire types, which refuse unknown members.
+    let _: intake_api::trades::TradeSearchResponse = serde_json::from_value(body).unwrap();
+}
+
+#[tokio::test]
+async fn pages_are_consistent_and_a_page_past_the_end_is_empty() {
+    let (app, key) = heating_directory().await;
+    let mut seen = Vec::new();
+    for page in 1..=2 {
+        let body: Value = app
+            .signed_get(
+                &key,
+                &format!("/trades/search?postcode=SW1A1AA&category=10&size=3&page={page}"),
+            )
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(body["meta"]["totalResults"], 4);
+        assert_eq!(body["meta"]["totalPages"], 2);
+        seen.extend(ids(&body));
+    }
+    assert_eq!(seen, [1, 6, 2, 5]);
+    let response = app
+        .signed_get(
+            &key,
+            "/trades/search?postcode=SW1A1AA&category=10&size=3&page=3",
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["items"], serde_json::json!([]));
+    assert_eq!(body["meta"]["page"], 3);
+}
+
+#[tokio::test]
+async fn bad_parameters_get_a_400_naming_each_of_them() {
+    let (app, key) = heating_directory().await;
+    let path = api("/trades/search");
+    for (query, names) in [
+        ("category=10", vec!["postcode"]),
+        ("postcode=SW1A1AA", vec!["category"]),
+        ("postcode=XX&category=10", vec!["postcode"]),
+        ("postcode=SW1A1AA&category=0", vec!["category"]),
+        ("postcode=SW1A1AA&category=424242", vec!["category"]),
+        (
+            "postcode=SW1A1AA&category=10&page=0&size=51",
+            vec!["page", "size"],
+        ),
+        (
+            "postcode=SW1A1AA&category=ten&size=abc",
+            vec!["category", "size"],
+        ),
+    ] {
+        let body = problem(
+            app.signed_get(&key, &format!("/trades/search?{query}"))
+                .await,
+            400,
+            &path,
+        )
+        .await;
+        let detail = body["detail"].as_str().unwrap();
+        for name in names {
+            assert!(detail.contains(&format!("`{name}`")), "{query}: {detail}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_unsigned_search_is_refused() {
+    let (app, _key) = heating_directory().await;
+    let path = api("/trades/search");
+    let response = app
+        .http
+        .get(app.url(&format!("{path}?postcode=SW1A1AA&category=10")))
+        .send()
+        .await
+        .unwrap();
+    problem(response, 401, &path).await;
+}
+
+#[tokio::test]
+async fn an_import_by_another_process_is_picked_up_by_the_refresher() {
+    let (app, key) = heating_directory().await;
+    let tree = intake_core::categories::CategoryTree::embedded();
+    let new = trade(7, &[1335], "SW1A 1AA", Some(3.0), &[], 9.9)
+        .validate(tree, intake_core::geography::Geography::embedded())
+        .unwrap();
+    app.store.import_trades(&[new]).await.unwrap();
+    // The refresher polls every few seconds; wait for it rather than sleeping a fixed time.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let body: Value = app
+            .signed_get(&key, "/trades/search?postcode=SW1A1AA&category=1335")
+            .await
+            .json()
+            .await
+            .unwrap();
+        if ids(&body) == [7, 2] {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the new trade never appeared: {body}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
