@@ -3,31 +3,16 @@
 
 mod measure;
 mod report;
+mod scenarios;
 
 use crate::cli::BenchArgs;
 use crate::commands::client_from;
 use anyhow::{bail, Context};
 use measure::{measure, Load};
-use reqwest::Method;
+use scenarios::Scenario;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// What a scenario sends.
-#[derive(Debug, Clone, Copy)]
-enum Scenario {
-    /// `GET /preferred-start-options`, signed.
-    Options,
-}
-
-impl Scenario {
-    fn parse(name: &str) -> anyhow::Result<Self> {
-        match name {
-            "options" => Ok(Scenario::Options),
-            other => bail!("unknown scenario `{other}`; available: options"),
-        }
-    }
-}
 
 pub async fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if args.concurrency == 0 || args.duration == 0 {
@@ -59,20 +44,14 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     )
     .await?;
 
-    let figures = match scenario {
-        Scenario::Options => {
-            measure(
-                &http,
-                load,
-                Arc::new(move |_| {
-                    Ok(client.signed_request(Method::GET, "/preferred-start-options", None)?)
-                }),
-            )
-            .await?
-        }
-    };
+    let figures = measure(
+        &http,
+        load,
+        scenario.requests(client, &args.client.base_url)?,
+    )
+    .await?;
     let rows = [
-        (format!("{} (signed)", args.scenario), figures),
+        (scenario.label().to_owned(), figures),
         ("/healthz (ceiling)".to_owned(), ceiling),
     ];
     if args.json {

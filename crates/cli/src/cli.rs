@@ -151,7 +151,7 @@ pub struct ClientArgs {
 pub struct BenchArgs {
     #[command(flatten)]
     pub client: ClientArgs,
-    /// What to load: options.
+    /// What to load: options, search or categories.
     #[arg(long, default_value = "options")]
     pub scenario: String,
     /// Requests in flight at once.

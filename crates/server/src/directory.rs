@@ -16,6 +16,8 @@ pub struct Snapshot {
     pub directory: Directory,
     /// The body of `GET /api/v1/category`.
     pub categories_body: Bytes,
+    /// The same body gzipped once, for clients that accept it.
+    pub categories_gzip: Bytes,
     /// Its strong ETag.
     pub categories_etag: HeaderValue,
 }
@@ -29,10 +31,21 @@ impl Snapshot {
             .expect("hex is a valid header");
         Snapshot {
             directory,
+            categories_gzip: Bytes::from(gzip(&body)),
             categories_body: Bytes::from(body),
             categories_etag: etag,
         }
     }
+}
+
+/// Compresses once at load, so serving the tree costs no compression per request.
+fn gzip(body: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder
+        .write_all(body)
+        .expect("writing to memory cannot fail");
+    encoder.finish().expect("writing to memory cannot fail")
 }
 
 /// The current snapshot, readable without locks.

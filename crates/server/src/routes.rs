@@ -29,13 +29,10 @@ fn signed_route(
     (schemas, paths, method_router.route_layer(auth))
 }
 
-/// The public routes: the category tree (compressed when the client accepts
-/// it) and the operational ones.
+/// The public routes: the category tree and the operational ones.
 fn public() -> OpenApiRouter<AppState> {
-    let (schemas, paths, method_router) = routes!(categories::list);
-    let compressed = method_router.layer(tower_http::compression::CompressionLayer::new());
     OpenApiRouter::new()
-        .routes((schemas, paths, compressed))
+        .routes(routes!(categories::list))
         .routes(routes!(health::healthz))
         .routes(routes!(health::readyz))
 }

@@ -29,20 +29,45 @@ pub async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response
         .any(|value| matches(value, &etag));
     let mut response = if fresh {
         StatusCode::NOT_MODIFIED.into_response()
+    } else if accepts_gzip(&headers) {
+        let mut response = snapshot.categories_gzip.clone().into_response();
+        response
+            .headers_mut()
+            .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        response
     } else {
-        let mut response = snapshot.categories_body.clone().into_response();
-        response.headers_mut().insert(
+        snapshot.categories_body.clone().into_response()
+    };
+    let headers = response.headers_mut();
+    if !fresh {
+        headers.insert(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
-        response
-    };
-    response.headers_mut().insert(header::ETAG, etag);
-    response.headers_mut().insert(
+    }
+    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    headers.insert(header::ETAG, etag);
+    headers.insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static(CACHE_CONTROL),
     );
     response
+}
+
+/// Whether `Accept-Encoding` lists gzip (or `*`) with a non-zero weight.
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    let items = headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|value| value.to_str().ok());
+    items.flat_map(|text| text.split(',')).any(|item| {
+        let mut parts = item.split(';').map(str::trim);
+        let coding = parts.next().unwrap_or_default();
+        let weight = parts
+            .find_map(|param| param.strip_prefix("q="))
+            .and_then(|q| q.parse::<f32>().ok());
+        (coding.eq_ignore_ascii_case("gzip") || coding == "*") && weight != Some(0.0)
+    })
 }
 
 /// `If-None-Match` compares weakly (RFC 9110 §13.1.2): `W/` prefixes are ignored and `*` matches.

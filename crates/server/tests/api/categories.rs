@@ -140,3 +140,19 @@ async fn an_operator_tree_replaces_the_shipped_one_with_a_new_etag() {
     let body: Value = response.json().await.unwrap();
     assert_eq!(body, serde_json::from_str::<Value>(json).unwrap());
 }
+
+#[tokio::test]
+async fn gzip_refused_with_a_zero_weight_is_not_sent() {
+    let app = spawn_app().await;
+    let response = app
+        .http
+        .get(app.url(PATH))
+        .header("accept-encoding", "gzip;q=0, br")
+        .send()
+        .await
+        .unwrap();
+    assert!(response.headers().get("content-encoding").is_none());
+    assert_eq!(response.headers()["vary"], "accept-encoding");
+    let parents: Vec<Value> = response.json().await.unwrap();
+    assert!(!parents.is_empty());
+}

@@ -1,0 +1,80 @@
+//! What each scenario sends. Request `n` is built from `n` alone, so a run is
+//! repeatable and every worker sends different requests.
+
+use super::measure::MakeRequest;
+use anyhow::{bail, Context};
+use intake_client::Client;
+use intake_core::directory::demo::COMMON_CATEGORIES;
+use intake_core::geography::Geography;
+use reqwest::Method;
+use std::sync::Arc;
+
+/// The scenarios `--scenario` accepts.
+#[derive(Debug, Clone, Copy)]
+pub enum Scenario {
+    /// `GET /preferred-start-options`, signed.
+    Options,
+    /// `GET /trades/search` over GB postcodes and common categories, signed.
+    Search,
+    /// `GET /api/v1/category`, public, gzip accepted as browsers do.
+    Categories,
+}
+
+impl Scenario {
+    pub fn parse(name: &str) -> anyhow::Result<Self> {
+        match name {
+            "options" => Ok(Scenario::Options),
+            "search" => Ok(Scenario::Search),
+            "categories" => Ok(Scenario::Categories),
+            other => bail!("unknown scenario `{other}`; available: options, search, categories"),
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Scenario::Options => "options (signed)",
+            Scenario::Search => "search (signed)",
+            Scenario::Categories => "categories",
+        }
+    }
+
+    pub fn requests(self, client: Client, base_url: &str) -> anyhow::Result<MakeRequest> {
+        Ok(match self {
+            Scenario::Options => Arc::new(move |_| {
+                Ok(client.signed_request(Method::GET, "/preferred-start-options", None)?)
+            }),
+            Scenario::Search => {
+                let places = postcodes();
+                Arc::new(move |n| {
+                    let postcode =
+                        &places[(n.wrapping_mul(2_654_435_761) % places.len() as u64) as usize];
+                    let category = COMMON_CATEGORIES[(n % COMMON_CATEGORIES.len() as u64) as usize];
+                    let page = 1 + n % 3;
+                    let path = format!("/trades/search?postcode={postcode}&category={category}&page={page}&size=10");
+                    Ok(client.signed_request(Method::GET, &path, None)?)
+                })
+            }
+            Scenario::Categories => {
+                let url = reqwest::Url::parse(base_url)?.join("/api/v1/category")?;
+                let http = reqwest::Client::new();
+                Arc::new(move |_| {
+                    http.get(url.clone())
+                        .header("accept-encoding", "gzip")
+                        .build()
+                        .context("building the request")
+                })
+            }
+        })
+    }
+}
+
+/// One postcode per GB sector (`SW1A 1` + `AA`), URL-encoded.
+fn postcodes() -> Vec<String> {
+    let geography = Geography::embedded();
+    let mut codes: Vec<String> = geography
+        .districts()
+        .map(|(district, _)| format!("{district}%201AA"))
+        .collect();
+    codes.sort();
+    codes
+}
