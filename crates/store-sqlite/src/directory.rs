@@ -39,6 +39,14 @@ pub async fn import(pool: &SqlitePool, trades: &[ValidTrade]) -> Result<ImportSu
     }
     bump_version(&mut tx).await?;
     tx.commit().await.map_err(map_error)?;
+    // A large import leaves a WAL as big as the data; fold it back now rather
+    // than make every later read search it.
+    if let Err(error) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+        .execute(pool)
+        .await
+    {
+        tracing::warn!(%error, "checkpoint after import failed; SQLite will retry on its own");
+    }
     Ok(summary)
 }
 
@@ -180,40 +188,44 @@ async fn bump_version(tx: &mut Transaction<'_, Sqlite>) -> Result<(), StoreError
 }
 
 pub async fn index(pool: &SqlitePool) -> Result<Vec<IndexedTrade>, StoreError> {
-    let rows = sqlx::query(
+    use futures::TryStreamExt;
+    // Streamed row by row: a 100,000-trade directory never sits in memory twice.
+    let mut rows = sqlx::query(
         "SELECT company_id, company_name, active, base_easting, base_northing, radius_miles, districts, categories, review_score \
          FROM trades ORDER BY company_id",
     )
-    .fetch_all(pool)
-    .await
-    .map_err(map_error)?;
-    rows.iter()
-        .map(|row| {
-            let easting: Option<f64> = row.try_get("base_easting").map_err(map_error)?;
-            let northing: Option<f64> = row.try_get("base_northing").map_err(map_error)?;
-            let districts: String = row.try_get("districts").map_err(map_error)?;
-            let categories: String = row.try_get("categories").map_err(map_error)?;
-            Ok(IndexedTrade {
-                company_id: row.try_get::<i64, _>("company_id").map_err(map_error)? as u64,
-                company_name: row.try_get("company_name").map_err(map_error)?,
-                active: row.try_get("active").map_err(map_error)?,
-                base: easting
-                    .zip(northing)
-                    .map(|(easting, northing)| Point { easting, northing }),
-                radius_miles: row.try_get("radius_miles").map_err(map_error)?,
-                districts: districts.split_whitespace().map(str::to_owned).collect(),
-                categories: categories
-                    .split_whitespace()
-                    .map(|id| {
-                        id.parse().map_err(|_| {
-                            StoreError::Other(format!("bad category id `{id}` in trades"))
-                        })
-                    })
-                    .collect::<Result<_, _>>()?,
-                review_score: row.try_get("review_score").map_err(map_error)?,
+    .fetch(pool);
+    let mut trades = Vec::new();
+    while let Some(row) = rows.try_next().await.map_err(map_error)? {
+        trades.push(decode_indexed(&row)?);
+    }
+    trades.shrink_to_fit();
+    Ok(trades)
+}
+
+fn decode_indexed(row: &sqlx::sqlite::SqliteRow) -> Result<IndexedTrade, StoreError> {
+    let easting: Option<f64> = row.try_get("base_easting").map_err(map_error)?;
+    let northing: Option<f64> = row.try_get("base_northing").map_err(map_error)?;
+    let districts: String = row.try_get("districts").map_err(map_error)?;
+    let categories: String = row.try_get("categories").map_err(map_error)?;
+    Ok(IndexedTrade {
+        company_id: row.try_get::<i64, _>("company_id").map_err(map_error)? as u64,
+        company_name: row.try_get("company_name").map_err(map_error)?,
+        active: row.try_get("active").map_err(map_error)?,
+        base: easting
+            .zip(northing)
+            .map(|(easting, northing)| Point { easting, northing }),
+        radius_miles: row.try_get("radius_miles").map_err(map_error)?,
+        districts: districts.split_whitespace().map(str::to_owned).collect(),
+        categories: categories
+            .split_whitespace()
+            .map(|id| {
+                id.parse()
+                    .map_err(|_| StoreError::Other(format!("bad category id `{id}` in trades")))
             })
-        })
-        .collect()
+            .collect::<Result<_, _>>()?,
+        review_score: row.try_get("review_score").map_err(map_error)?,
+    })
 }
 
 pub async fn cards(pool: &SqlitePool, company_ids: &[u64]) -> Result<Vec<String>, StoreError> {

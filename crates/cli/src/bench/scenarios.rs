@@ -49,8 +49,11 @@ impl Scenario {
                     let postcode =
                         &places[(n.wrapping_mul(2_654_435_761) % places.len() as u64) as usize];
                     let category = COMMON_CATEGORIES[(n % COMMON_CATEGORIES.len() as u64) as usize];
-                    let page = 1 + n % 3;
-                    let path = format!("/trades/search?postcode={postcode}&category={category}&page={page}&size=10");
+                    // Mostly first pages at the default size, as integrators call it.
+                    let page = if n % 4 == 3 { 2 } else { 1 };
+                    let path = format!(
+                        "/trades/search?postcode={postcode}&category={category}&page={page}"
+                    );
                     Ok(client.signed_request(Method::GET, &path, None)?)
                 })
             }

@@ -50,21 +50,65 @@ pub struct Match {
 pub struct DirectoryIndex {
     trades: Vec<IndexedTrade>,
     by_id: HashMap<u64, usize>,
-    by_category: HashMap<u32, Vec<usize>>,
+    by_category: HashMap<u32, CategoryPlaces>,
+}
+
+/// The active trades of one category, findable by place.
+#[derive(Debug, Default)]
+struct CategoryPlaces {
+    /// Trades with a base and a radius, sorted by northing, so that a search
+    /// scans only the band of northings within the widest radius.
+    reach: Vec<Reach>,
+    /// The widest radius in `reach`, in metres.
+    max_radius_m: f64,
+    /// Trades by the districts they list.
+    listed: HashMap<String, Vec<usize>>,
+}
+
+/// A trade's base and radius, flat for a tight scan.
+#[derive(Debug, Clone, Copy)]
+struct Reach {
+    northing: f64,
+    easting: f64,
+    radius_m: f64,
+    position: usize,
 }
 
 impl DirectoryIndex {
     /// Indexes `trades` (inactive ones are kept for lookups but never matched).
     pub fn new(trades: Vec<IndexedTrade>) -> Self {
         let mut by_id = HashMap::with_capacity(trades.len());
-        let mut by_category: HashMap<u32, Vec<usize>> = HashMap::new();
+        let mut by_category: HashMap<u32, CategoryPlaces> = HashMap::new();
         for (position, trade) in trades.iter().enumerate() {
             by_id.insert(trade.company_id, position);
-            if trade.active {
-                for category in &trade.categories {
-                    by_category.entry(*category).or_default().push(position);
+            if !trade.active {
+                continue;
+            }
+            for category in &trade.categories {
+                let places = by_category.entry(*category).or_default();
+                if let (Some(base), Some(radius)) = (trade.base, trade.radius_miles) {
+                    let radius_m = radius * METRES_PER_MILE;
+                    places.reach.push(Reach {
+                        northing: base.northing,
+                        easting: base.easting,
+                        radius_m,
+                        position,
+                    });
+                    places.max_radius_m = places.max_radius_m.max(radius_m);
+                }
+                for district in &trade.districts {
+                    places
+                        .listed
+                        .entry(district.clone())
+                        .or_default()
+                        .push(position);
                 }
             }
+        }
+        for places in by_category.values_mut() {
+            places
+                .reach
+                .sort_by(|a, b| a.northing.total_cmp(&b.northing));
         }
         DirectoryIndex {
             trades,
@@ -100,24 +144,85 @@ impl DirectoryIndex {
         postcode: &Postcode,
         location: Option<Location>,
     ) -> Vec<Match> {
+        let mut matches = self.matches(tree, category, postcode, location);
+        matches.sort_by(search_order);
+        matches
+    }
+
+    /// One page of [`search`](Self::search) and the number of all matches. Only
+    /// the matches up to the end of the page are sorted: a common category in a
+    /// city can have thousands of matches, and sorting them all for five is waste.
+    pub fn search_page(
+        &self,
+        tree: &CategoryTree,
+        category: u32,
+        postcode: &Postcode,
+        location: Option<Location>,
+        offset: usize,
+        limit: usize,
+    ) -> (usize, Vec<Match>) {
+        let mut matches = self.matches(tree, category, postcode, location);
+        let total = matches.len();
+        let end = offset.saturating_add(limit).min(total);
+        if end < total && end > 0 {
+            matches.select_nth_unstable_by(end - 1, search_order);
+        }
+        matches.truncate(end);
+        matches.sort_by(search_order);
+        (total, matches.into_iter().skip(offset).collect())
+    }
+
+    /// Every active trade serving `category` and covering `postcode`, unordered.
+    pub fn matches(
+        &self,
+        tree: &CategoryTree,
+        category: u32,
+        postcode: &Postcode,
+        location: Option<Location>,
+    ) -> Vec<Match> {
         let point = location.map(|location| location.point);
-        let mut found: HashMap<usize, bool> = HashMap::new();
+        let mut candidates: Vec<(usize, bool)> = Vec::new();
         for reached in tree.reach(category) {
-            for &position in self
-                .by_category
-                .get(&reached)
-                .map(Vec::as_slice)
-                .unwrap_or_default()
-            {
-                let exact = reached == category;
-                found
-                    .entry(position)
-                    .and_modify(|e| *e |= exact)
-                    .or_insert(exact);
+            let Some(places) = self.by_category.get(&reached) else {
+                continue;
+            };
+            let exact = reached == category;
+            if let Some(point) = point {
+                let low = places
+                    .reach
+                    .partition_point(|r| r.northing < point.northing - places.max_radius_m);
+                for r in places.reach[low..]
+                    .iter()
+                    .take_while(|r| r.northing <= point.northing + places.max_radius_m)
+                {
+                    let (dx, dy) = (r.easting - point.easting, r.northing - point.northing);
+                    // A metre of slack: `covers` below makes the exact decision, in miles.
+                    let limit = r.radius_m + 1.0;
+                    if dx * dx + dy * dy <= limit * limit {
+                        candidates.push((r.position, exact));
+                    }
+                }
+            }
+            if let Some(found) = places.listed.get(postcode.district()) {
+                candidates.extend(found.iter().map(|&position| (position, exact)));
             }
         }
-        let mut matches: Vec<Match> = found
+        // A trade found twice (several categories or both ways) counts once, exact if either was.
+        let mut seen = vec![Seen::No; self.trades.len()];
+        let mut unique = Vec::with_capacity(candidates.len());
+        for (position, exact) in candidates {
+            match seen[position] {
+                Seen::No => unique.push(position),
+                Seen::Exact => continue,
+                Seen::Reached => {}
+            }
+            if exact || seen[position] == Seen::No {
+                seen[position] = if exact { Seen::Exact } else { Seen::Reached };
+            }
+        }
+        unique
             .into_iter()
+            .map(|position| (position, seen[position] == Seen::Exact))
             .filter_map(|(position, exact)| {
                 let trade = &self.trades[position];
                 covers(trade, postcode.district(), point).map(|distance_miles| Match {
@@ -127,10 +232,16 @@ impl DirectoryIndex {
                     review_score: trade.review_score,
                 })
             })
-            .collect();
-        matches.sort_by(search_order);
-        matches
+            .collect()
     }
+}
+
+/// How a trade was found while gathering candidates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    No,
+    Reached,
+    Exact,
 }
 
 /// `Some(distance)` when the trade covers the place (distance `None` when

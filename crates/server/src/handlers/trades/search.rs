@@ -44,21 +44,19 @@ pub async fn search(
     )
     .map_err(ApiError::BadRequest)?;
     let location = Geography::embedded().locate(&search.postcode);
-    let matches = snapshot.directory.index.search(
-        &snapshot.directory.tree,
+    let offset = (search.page as usize - 1).saturating_mul(search.size as usize);
+    let directory = &snapshot.directory;
+    let (total, page) = directory.index.search_page(
+        &directory.tree,
         search.category,
         &search.postcode,
         location,
+        offset,
+        search.size as usize,
     );
-    let start = (search.page as usize - 1).saturating_mul(search.size as usize);
-    let ids: Vec<u64> = matches
-        .iter()
-        .skip(start)
-        .take(search.size as usize)
-        .map(|m| m.company_id)
-        .collect();
+    let ids: Vec<u64> = page.iter().map(|found| found.company_id).collect();
     let cards = state.store.trade_cards(&ids).await?;
-    let meta = SearchMeta::new(search.page, search.size, matches.len() as u64);
+    let meta = SearchMeta::new(search.page, search.size, total as u64);
     // The cards are stored as JSON already; splice them in rather than re-encode.
     let body = format!(
         "{{\"items\":[{}],\"meta\":{}}}",
