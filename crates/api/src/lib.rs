@@ -5,6 +5,7 @@
 //! problem (error) body, and the OpenAPI schemas derived from them.
 
 pub mod categories;
+pub mod jobs;
 pub mod options;
 pub mod problem;
 pub mod trades;

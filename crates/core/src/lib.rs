@@ -13,6 +13,7 @@ pub mod geography;
 pub mod keys;
 pub mod postcode;
 pub mod secrets;
+pub mod spam;
 pub mod store;
 
 pub use environment::Environment;
