@@ -37,6 +37,12 @@ pub struct Settings {
     pub demo_data: bool,
     /// `INTAKE_DIRECTORY_REFRESH_SECONDS`: how often to look for directory imports.
     pub directory_refresh_seconds: u64,
+    /// `INTAKE_PUBLIC_BASE_URL`: the marketplace's public address; profiles are `{this}/trades/{companyId}`.
+    pub public_base_url: String,
+    /// `INTAKE_IDEMPOTENCY_TTL_SECONDS`: how long answers are kept for repeated submissions.
+    pub idempotency_ttl_seconds: u64,
+    /// `INTAKE_MAX_RECIPIENTS`: most trades a job goes to.
+    pub max_recipients: usize,
 }
 
 impl Default for Settings {
@@ -53,6 +59,9 @@ impl Default for Settings {
             log_format: "text".to_owned(),
             demo_data: true,
             directory_refresh_seconds: 5,
+            public_base_url: "https://www.example-trades.co.uk".to_owned(),
+            idempotency_ttl_seconds: 24 * 3600,
+            max_recipients: 3,
         }
     }
 }
@@ -106,6 +115,9 @@ pub fn load(config_file: Option<&Path>, flags: FlagOverrides) -> anyhow::Result<
         "LOG_FORMAT",
         "DEMO_DATA",
         "DIRECTORY_REFRESH_SECONDS",
+        "PUBLIC_BASE_URL",
+        "IDEMPOTENCY_TTL_SECONDS",
+        "MAX_RECIPIENTS",
     ];
     figment = figment
         .merge(Env::prefixed("INTAKE_").only(&known))
@@ -124,6 +136,23 @@ impl Settings {
             bail!(
                 "max_skew_seconds must be between 1 and 3600, not {}",
                 self.max_skew_seconds
+            );
+        }
+        if !(self.public_base_url.starts_with("https://")
+            || self.public_base_url.starts_with("http://"))
+        {
+            bail!(
+                "public_base_url must be an http(s) address, not `{}`",
+                self.public_base_url
+            );
+        }
+        if self.idempotency_ttl_seconds < 60 {
+            bail!("idempotency_ttl_seconds must be at least 60");
+        }
+        if !(1..=20).contains(&self.max_recipients) {
+            bail!(
+                "max_recipients must be 1 to 20, not {}",
+                self.max_recipients
             );
         }
         if self.directory_refresh_seconds == 0 {
@@ -175,6 +204,9 @@ impl Settings {
             shutdown_grace: Duration::from_secs(self.shutdown_grace_seconds),
             request_timeout: Duration::from_secs(self.request_timeout_seconds),
             directory_refresh: Duration::from_secs(self.directory_refresh_seconds),
+            public_base_url: self.public_base_url.trim_end_matches('/').to_owned(),
+            idempotency_ttl: Duration::from_secs(self.idempotency_ttl_seconds),
+            max_recipients: self.max_recipients,
         })
     }
 }

@@ -1,1 +1,180 @@
-//! (being written)
+//! The spam screen: decides whether a submitted job is spam, and says why.
+//!
+//! A job is screened by a list of independent [`Signal`]s. Each signal looks at
+//! the job and may add weighted [`Reason`]s; the job is spam when the weights
+//! add up to the screen's threshold. Scoring by summed weights (rather than
+//! letting any one rule reject) lets a weak hint such as a run of `!!!!!!` stay
+//! harmless alone while still tipping a job that is also suspicious in another
+//! way. Callers only see [`SpamScreen::assess`], so later signals (gibberish,
+//! disposable e-mail domains, velocity, a trained model) slot in as more
+//! `Signal`s without changing them.
+//!
+//! The first rules look at the description only:
+//! [`ThinDescription`], [`Links`] and [`RepeatedCharacters`].
+//! Screening does no I/O; patterns are compiled once, and a clean job costs no
+//! allocation beyond the empty list of reasons.
+
+mod links;
+mod repeats;
+mod thin;
+mod words;
+
+#[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+use serde::Serialize;
+
+pub use links::Links;
+pub use repeats::RepeatedCharacters;
+pub use thin::ThinDescription;
+
+/// What the screen looks at. The caller has already validated each field's
+/// syntax, so signals judge content, not shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpamInput<'a> {
+    /// The homeowner's description of the job, as submitted.
+    pub description: &'a str,
+    /// The homeowner's first name.
+    pub first_name: &'a str,
+    /// The homeowner's last name.
+    pub last_name: &'a str,
+    /// The homeowner's e-mail address.
+    pub email: &'a str,
+    /// The homeowner's phone number.
+    pub phone: &'a str,
+    /// The job's postcode.
+    pub postcode: &'a str,
+}
+
+/// One reason a job looks like spam, for logs and the quarantine. Never sent to
+/// the affiliate: telling spammers which rule fired teaches them to dodge it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reason {
+    /// The [`Signal::name`] that found it, e.g. `"link"`, so reasons can be
+    /// counted per signal when tuning weights.
+    pub signal: &'static str,
+    /// How much this reason counts towards the threshold. Usually positive; a
+    /// future signal may add a negative weight to vouch for a job.
+    pub weight: f64,
+    /// What was found, for a person reviewing the quarantine.
+    pub detail: String,
+}
+
+/// The verdict on one job, with everything needed to explain it later.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Assessment {
+    /// The sum of the reasons' weights.
+    pub score: f64,
+    /// Every reason found, in the order of the screen's signals.
+    pub reasons: Vec<Reason>,
+    /// Whether `score` reached the screen's threshold.
+    pub is_spam: bool,
+}
+
+/// One independent way of spotting spam. A signal adds zero or more reasons
+/// and never decides alone: the screen sums the weights, so signals stay small
+/// and can be tuned, added or removed one at a time.
+pub trait Signal: Send + Sync {
+    /// A short stable name, used as [`Reason::signal`].
+    fn name(&self) -> &'static str;
+
+    /// Looks at `input` and pushes a reason for each thing found. Must not do
+    /// I/O: screening runs inside the request.
+    fn assess(&self, input: &SpamInput<'_>, reasons: &mut Vec<Reason>);
+}
+
+/// The configured list of signals and the threshold they are judged against.
+/// Built once at start and shared by every request.
+pub struct SpamScreen {
+    signals: Vec<Box<dyn Signal>>,
+    threshold: f64,
+}
+
+impl SpamScreen {
+    /// The weight at which a job counts as spam. The strong rules weigh this
+    /// much alone; weak ones weigh less so they only reject in combination.
+    pub const DEFAULT_THRESHOLD: f64 = 1.0;
+
+    /// A screen with no signals, to build up with [`SpamScreen::with_signal`].
+    ///
+    /// # Panics
+    ///
+    /// When `threshold` is not a finite positive number: a threshold of zero
+    /// or below would reject every job, which is a configuration mistake to
+    /// catch at start rather than a policy.
+    pub fn new(threshold: f64) -> Self {
+        assert!(
+            threshold.is_finite() && threshold > 0.0,
+            "the spam threshold must be a finite positive number, not {threshold}"
+        );
+        SpamScreen {
+            signals: Vec::new(),
+            threshold,
+        }
+    }
+
+    /// The first rules: thin or low-information descriptions, links, and
+    /// repeated characters.
+    ///
+    /// # Panics
+    ///
+    /// As [`SpamScreen::new`].
+    pub fn with_first_rules(threshold: f64) -> Self {
+        SpamScreen::new(threshold)
+            .with_signal(ThinDescription)
+            .with_signal(Links)
+            .with_signal(RepeatedCharacters)
+    }
+
+    /// Adds a signal after the existing ones.
+    pub fn with_signal(mut self, signal: impl Signal + 'static) -> Self {
+        self.signals.push(Box::new(signal));
+        self
+    }
+
+    /// The score at or above which a job is spam.
+    pub fn threshold(&self) -> f64 {
+        self.threshold
+    }
+
+    /// The names of the signals, in the order they run.
+    pub fn signal_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.signals.iter().map(|signal| signal.name())
+    }
+
+    /// Runs every signal over `input` and sums their weights.
+    pub fn assess(&self, input: &SpamInput<'_>) -> Assessment {
+        let mut reasons = Vec::new();
+        for signal in &self.signals {
+            signal.assess(input, &mut reasons);
+        }
+        // A fold from +0.0, because an empty `f64` sum is -0.0 and would read
+        // oddly in logs.
+        let score = reasons.iter().fold(0.0, |sum, reason| sum + reason.weight);
+        Assessment {
+            score,
+            is_spam: score >= self.threshold,
+            reasons,
+        }
+    }
+}
+
+impl Default for SpamScreen {
+    /// The first rules at [`SpamScreen::DEFAULT_THRESHOLD`].
+    fn default() -> Self {
+        SpamScreen::with_first_rules(SpamScreen::DEFAULT_THRESHOLD)
+    }
+}
+
+impl fmt::Debug for SpamScreen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SpamScreen")
+            .field("signals", &self.signal_names().collect::<Vec<_>>())
+            .field("threshold", &self.threshold)
+            .finish()
+    }
+}

@@ -2,8 +2,10 @@
 //! SQL and transactions; methods are whole operations, never CRUD pieces.
 
 use crate::directory::{IndexedTrade, ValidTrade};
+use crate::jobs::{CreateOutcome, IdempotencyRecord, NewJob, StoredJob};
 use crate::keys::ApiKey;
 use async_trait::async_trait;
+use std::collections::HashMap;
 use time::OffsetDateTime;
 
 /// Why a store operation failed, in the terms the HTTP edge needs.
@@ -62,6 +64,45 @@ pub trait Store: Send + Sync + 'static {
 
     /// The operator's category tree, if one was saved.
     async fn category_tree(&self) -> Result<Option<String>, StoreError>;
+
+    /// Writes a job, its recipients and its idempotency records in one
+    /// transaction. If a record of the same scope exists (a concurrent
+    /// repeat won the race), writes nothing and returns that record.
+    async fn create_job(&self, job: &NewJob) -> Result<CreateOutcome, StoreError>;
+
+    /// The unexpired idempotency record of `scope`.
+    async fn idempotency(
+        &self,
+        scope: &str,
+        now: OffsetDateTime,
+    ) -> Result<Option<IdempotencyRecord>, StoreError>;
+
+    /// Forgets idempotency records expired before `now`; returns how many.
+    async fn purge_idempotency(&self, now: OffsetDateTime) -> Result<u64, StoreError>;
+
+    /// The job with this id.
+    async fn job(&self, id: &str) -> Result<Option<StoredJob>, StoreError>;
+
+    /// Leads each of these trades received since `since` (for fairness).
+    async fn recent_leads(
+        &self,
+        company_ids: &[u64],
+        since: OffsetDateTime,
+    ) -> Result<HashMap<u64, u32>, StoreError>;
+
+    /// How many rows of each kind the store holds (for operators and tests).
+    async fn counts(&self) -> Result<StoreCounts, StoreError>;
+}
+
+/// Row counts of the job tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StoreCounts {
+    /// Jobs.
+    pub jobs: u64,
+    /// Job recipients.
+    pub recipients: u64,
+    /// Idempotency records, expired or not.
+    pub idempotency: u64,
 }
 
 /// What an import changed.

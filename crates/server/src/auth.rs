@@ -24,6 +24,9 @@ pub struct AuthenticatedKey {
     pub name: String,
     /// The key's environment (always the server's).
     pub environment: Environment,
+    /// The request's signature bytes: a repeat of the very same signed request
+    /// carries the same ones (see the job handler's replay protection).
+    pub signature: Vec<u8>,
 }
 
 /// Middleware for every signed route.
@@ -90,6 +93,7 @@ async fn authenticate(state: &AppState, request: Request) -> Result<Request, Api
         key_id: key.key_id,
         name: key.name,
         environment: key.environment,
+        signature: signature.signature,
     });
     Ok(Request::from_parts(parts, Body::from(body)))
 }

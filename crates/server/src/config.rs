@@ -18,6 +18,12 @@ pub struct ServerConfig {
     pub request_timeout: Duration,
     /// How often the directory version is checked for imports by other processes.
     pub directory_refresh: Duration,
+    /// Public address of the marketplace; a trade's profile is `{this}/trades/{companyId}`.
+    pub public_base_url: String,
+    /// How long the answer to a submission is kept for repeats with the same `Idempotency-Key`.
+    pub idempotency_ttl: Duration,
+    /// Most trades a job goes to.
+    pub max_recipients: usize,
 }
 
 impl Default for ServerConfig {
@@ -29,6 +35,9 @@ impl Default for ServerConfig {
             shutdown_grace: Duration::from_secs(30),
             request_timeout: Duration::from_secs(30),
             directory_refresh: Duration::from_secs(5),
+            public_base_url: "https://www.example-trades.co.uk".to_owned(),
+            idempotency_ttl: Duration::from_secs(24 * 3600),
+            max_recipients: intake_core::directory::matching::DEFAULT_MAX_RECIPIENTS,
         }
     }
 }

@@ -25,6 +25,12 @@ pub enum ApiError {
     Unauthorized(String),
     /// 404: the thing asked for does not exist.
     NotFound(String),
+    /// 409: a conflicting repeat (an idempotency key reused with another body).
+    Conflict(String),
+    /// 409 with `Retry-After`: the same submission is still being handled.
+    InFlight(String),
+    /// 422: the job was classified as spam.
+    Spam,
     /// 413: the body is over the limit.
     PayloadTooLarge(String),
     /// 415: the body is not of an accepted media type.
@@ -35,15 +41,23 @@ pub enum ApiError {
     Internal(String),
 }
 
-/// Seconds a client should wait before retrying after a 503.
+/// The exact `detail` of a spam answer: the reasons stay with us, since
+/// telling them would teach spammers what to change.
+pub const SPAM_DETAIL: &str = "Job classified as spam";
+
+/// Seconds a client should wait before retrying after a 503 or an in-flight 409.
 const RETRY_AFTER_SECONDS: &str = "2";
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        let in_flight = matches!(self, ApiError::InFlight(_));
         let (status, detail, cause) = match self {
             ApiError::BadRequest(detail) => (StatusCode::BAD_REQUEST, detail, None),
             ApiError::Unauthorized(detail) => (StatusCode::UNAUTHORIZED, detail, None),
             ApiError::NotFound(detail) => (StatusCode::NOT_FOUND, detail, None),
+            ApiError::Conflict(detail) => (StatusCode::CONFLICT, detail, None),
+            ApiError::InFlight(detail) => (StatusCode::CONFLICT, detail, None),
+            ApiError::Spam => (StatusCode::UNPROCESSABLE_ENTITY, SPAM_DETAIL.to_owned(), None),
             ApiError::PayloadTooLarge(detail) => (StatusCode::PAYLOAD_TOO_LARGE, detail, None),
             ApiError::UnsupportedMediaType(detail) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, detail, None),
             ApiError::Unavailable(cause) => (
@@ -60,7 +74,7 @@ impl IntoResponse for ApiError {
                 HeaderValue::from_static("Signature"),
             );
         }
-        if status == StatusCode::SERVICE_UNAVAILABLE {
+        if status == StatusCode::SERVICE_UNAVAILABLE || in_flight {
             response.headers_mut().insert(
                 header::RETRY_AFTER,
                 HeaderValue::from_static(RETRY_AFTER_SECONDS),

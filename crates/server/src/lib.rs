@@ -10,6 +10,7 @@ mod config;
 mod directory;
 mod error;
 mod handlers;
+mod idempotency;
 mod openapi;
 mod problem_layer;
 mod routes;

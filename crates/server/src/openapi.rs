@@ -14,6 +14,7 @@ use utoipa::{Modify, OpenApi};
     tags(
         (name = "lookups", description = "Reference data an integrator needs"),
         (name = "trades", description = "Tradespeople of the marketplace"),
+        (name = "jobs", description = "Homeowners' jobs passed on by affiliates"),
         (name = "operations", description = "Health of the service")
     )
 )]

@@ -1,7 +1,7 @@
 //! Every route of the service, in one place.
 
 use crate::auth::require_signature;
-use crate::handlers::{categories, health, openapi, options, trades};
+use crate::handlers::{categories, health, jobs, openapi, options, trades};
 use crate::openapi::ApiDoc;
 use crate::state::AppState;
 use axum::routing::get;
@@ -17,6 +17,8 @@ fn signed(state: &AppState) -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(signed_route(state, routes!(options::list)))
         .routes(signed_route(state, routes!(trades::search::search)))
+        .routes(signed_route(state, routes!(jobs::create::create)))
+        .routes(signed_route(state, routes!(jobs::get::get)))
 }
 
 /// Puts the signature check in front of a route's handlers only, so a wrong

@@ -2,7 +2,9 @@
 
 use crate::config::ServerConfig;
 use crate::directory::DirectoryCell;
+use crate::idempotency::InFlight;
 use intake_core::directory::LoadError;
+use intake_core::spam::SpamScreen;
 use intake_core::{MasterKey, Store};
 use std::sync::Arc;
 
@@ -17,6 +19,10 @@ pub struct AppState {
     pub config: Arc<ServerConfig>,
     /// Categories and trades, refreshed when the store's directory changes.
     pub directory: Arc<DirectoryCell>,
+    /// Submissions being handled right now (see `idempotency`).
+    pub in_flight: InFlight,
+    /// The spam screen every job passes.
+    pub spam: Arc<SpamScreen>,
 }
 
 impl AppState {
@@ -32,6 +38,8 @@ impl AppState {
             master_key: Arc::new(master_key),
             config: Arc::new(config),
             directory,
+            in_flight: InFlight::default(),
+            spam: Arc::new(SpamScreen::default()),
         })
     }
 

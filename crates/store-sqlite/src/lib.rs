@@ -3,15 +3,18 @@
 
 mod directory;
 mod errors;
+mod jobs;
 mod keys;
 
 use async_trait::async_trait;
 use intake_core::directory::{IndexedTrade, ValidTrade};
+use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, StoredJob};
 use intake_core::keys::ApiKey;
-use intake_core::store::{ImportSummary, Store, StoreError};
+use intake_core::store::{ImportSummary, Store, StoreCounts, StoreError};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
+use std::collections::HashMap;
 use std::str::FromStr;
 use std::time::Duration;
 use time::OffsetDateTime;
@@ -115,5 +118,37 @@ impl Store for SqliteStore {
 
     async fn category_tree(&self) -> Result<Option<String>, StoreError> {
         directory::tree(&self.pool).await
+    }
+
+    async fn create_job(&self, job: &NewJob) -> Result<CreateOutcome, StoreError> {
+        jobs::create(&self.pool, job).await
+    }
+
+    async fn idempotency(
+        &self,
+        scope: &str,
+        now: OffsetDateTime,
+    ) -> Result<Option<IdempotencyRecord>, StoreError> {
+        jobs::idempotency(&self.pool, scope, now).await
+    }
+
+    async fn purge_idempotency(&self, now: OffsetDateTime) -> Result<u64, StoreError> {
+        jobs::purge_idempotency(&self.pool, now).await
+    }
+
+    async fn job(&self, id: &str) -> Result<Option<StoredJob>, StoreError> {
+        jobs::job(&self.pool, id).await
+    }
+
+    async fn recent_leads(
+        &self,
+        company_ids: &[u64],
+        since: OffsetDateTime,
+    ) -> Result<HashMap<u64, u32>, StoreError> {
+        jobs::recent_leads(&self.pool, company_ids, since).await
+    }
+
+    async fn counts(&self) -> Result<StoreCounts, StoreError> {
+        jobs::counts(&self.pool).await
     }
 }

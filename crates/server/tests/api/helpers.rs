@@ -298,3 +298,59 @@ impl TestApp {
         self.http.execute(request).await.unwrap()
     }
 }
+
+/// A valid job for the heating directory of the jobs tests.
+pub fn job_body() -> serde_json::Value {
+    serde_json::json!({
+        "description": "Boiler not working, no hot water since Monday.",
+        "categoryId": 1335,
+        "email": "sam.jones@example.com",
+        "phone": "07900 000000",
+        "firstName": "Sam",
+        "lastName": "Jones",
+        "postcode": "sw1a1aa",
+        "preferredStart": {"id": "URGENT"}
+    })
+}
+
+impl TestApp {
+    /// A signed POST of `body` (JSON) to `path` under the base path, with extra headers.
+    pub async fn post_json(
+        &self,
+        key: &TestKey,
+        path: &str,
+        body: &serde_json::Value,
+        headers: &[(&str, &str)],
+    ) -> reqwest::Response {
+        let bytes = serde_json::to_vec(body).unwrap();
+        self.post_raw(key, path, "application/json", bytes, headers)
+            .await
+    }
+
+    /// A signed POST of raw bytes.
+    pub async fn post_raw(
+        &self,
+        key: &TestKey,
+        path: &str,
+        content_type: &str,
+        body: Vec<u8>,
+        headers: &[(&str, &str)],
+    ) -> reqwest::Response {
+        let mut request = self
+            .client(key)
+            .signed_request(reqwest::Method::POST, path, Some((content_type, body)))
+            .unwrap();
+        for (name, value) in headers {
+            request.headers_mut().insert(
+                reqwest::header::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+                reqwest::header::HeaderValue::from_str(value).unwrap(),
+            );
+        }
+        self.http.execute(request).await.unwrap()
+    }
+
+    /// Row counts of the job tables.
+    pub async fn counts(&self) -> intake_core::StoreCounts {
+        self.store.counts().await.unwrap()
+    }
+}

@@ -1,0 +1,10 @@
+//! Jobs: a homeowner's job checked field by field, and the record the store keeps.
+
+pub mod record;
+pub mod validate;
+
+pub use record::{
+    CreateOutcome, CreationSource, IdempotencyRecord, NewJob, NewRecipient, StoredJob,
+    StoredRecipient,
+};
+pub use validate::{validate, FieldError, Phone, ValidAddress, ValidPreferredStart, ValidatedJob};

@@ -1,0 +1,85 @@
+//! Words as the text rules count them, without allocating: the screen runs on
+//! every job, so words are borrowed slices compared case-insensitively instead
+//! of lowercased copies.
+
+/// Words that carry no information about the job on their own. A description
+/// made only of these ("hi, please help, need job") says nothing a trade could
+/// quote for. Kept short on purpose: every word added here makes a real but
+/// terse job more likely to look empty.
+const STOP_WORDS: &[&str] = &[
+    "a", "an", "and", "any", "anyone", "are", "asap", "at", "be", "can", "do", "for", "get",
+    "hello", "help", "hi", "i", "in", "is", "it", "job", "me", "my", "need", "needed", "needs",
+    "of", "on", "please", "pls", "someone", "test", "thank", "thanks", "the", "this", "to", "we",
+    "work", "you",
+];
+
+/// The words of `text` that contain a letter, with surrounding punctuation
+/// trimmed (`door!!` is `door`, `n/a` stays `n/a`). Numbers, prices and
+/// symbols are not words: they say how much, never what.
+pub(super) fn words(text: &str) -> impl Iterator<Item = &str> + Clone {
+    text.split_whitespace()
+        .map(|token| token.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|word| word.chars().any(char::is_alphabetic))
+}
+
+/// Whether `word` is in [`STOP_WORDS`], ignoring case.
+pub(super) fn is_stop_word(word: &str) -> bool {
+    STOP_WORDS
+        .iter()
+        .any(|stop| stop.eq_ignore_ascii_case(word))
+}
+
+/// How many distinct non-stop words `text` has, counting no further than
+/// `enough`: the rules only ask whether there are "at least so many", so the
+/// count stops early and needs no set.
+pub(super) fn distinct_content_words(text: &str, enough: usize) -> usize {
+    let mut seen: [&str; 4] = [""; 4];
+    let enough = enough.min(seen.len());
+    let mut count = 0;
+    for word in words(text).filter(|word| !is_stop_word(word)) {
+        if count == enough {
+            break;
+        }
+        if !seen[..count]
+            .iter()
+            .any(|earlier| earlier.eq_ignore_ascii_case(word))
+        {
+            seen[count] = word;
+            count += 1;
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_drop_surrounding_punctuation_and_tokens_without_letters() {
+        let found: Vec<&str> = words("Lock snapped, can't open door!! £1500 3.5m n/a").collect();
+        assert_eq!(
+            found,
+            ["Lock", "snapped", "can't", "open", "door", "3.5m", "n/a"]
+        );
+    }
+
+    #[test]
+    fn stop_words_match_in_any_case() {
+        assert!(is_stop_word("Please"));
+        assert!(is_stop_word("HELLO"));
+        assert!(!is_stop_word("boiler"));
+    }
+
+    #[test]
+    fn content_words_are_counted_once_each_and_without_stop_words() {
+        assert_eq!(distinct_content_words("Hi please help, need a job", 2), 0);
+        assert_eq!(distinct_content_words("boiler Boiler BOILER please", 2), 1);
+        assert_eq!(distinct_content_words("Boiler not working", 2), 2);
+    }
+
+    #[test]
+    fn content_words_stop_counting_at_enough() {
+        assert_eq!(distinct_content_words("one two three four five", 3), 3);
+    }
+}

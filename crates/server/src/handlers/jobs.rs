@@ -1,0 +1,4 @@
+//! Jobs.
+
+pub mod create;
+pub mod get;

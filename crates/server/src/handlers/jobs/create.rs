@@ -1,0 +1,228 @@
+//! `POST /jobs`: a signed job in, 201 with its recipients out.
+//!
+//! The path reads as one line: content type, repeat check, decode and
+//! validate, spam screen, match, one store transaction, 201.
+
+use crate::auth::AuthenticatedKey;
+use crate::error::ApiError;
+use crate::idempotency::Submission;
+use crate::state::AppState;
+use axum::body::Bytes;
+use axum::extract::{OriginalUri, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Extension;
+use intake_api::jobs::{JobCreated, TradeRef};
+use intake_core::directory::matching::choose_recipients;
+use intake_core::geography::Geography;
+use intake_core::jobs::{
+    validate, CreateOutcome, CreationSource, NewJob, NewRecipient, ValidatedJob,
+};
+use intake_core::spam::SpamInput;
+
+use time::OffsetDateTime;
+use tower_http::request_id::RequestId;
+
+/// How far back leads count for fairness between trades.
+const FAIRNESS_WINDOW: time::Duration = time::Duration::days(7);
+/// Recipients are chosen from this many times `max_recipients` best candidates.
+const SHORTLIST_FACTOR: usize = 5;
+
+/// Creates a job and sends it to the best trades for it.
+#[utoipa::path(
+    post,
+    operation_id = "createJob",
+    path = "/jobs",
+    tag = "jobs",
+    request_body(content = intake_api::jobs::JobRequest, content_type = "application/json"),
+    params(("Idempotency-Key" = Option<String>, Header, description = "1 to 255 visible ASCII characters naming one logical submission; a repeat with the same body gets the first answer (marked Idempotency-Replayed: true), with another body a 409. Kept 24 hours.")),
+    security(("signature" = [])),
+    responses(
+        (status = 201, description = "The job was created and sent to these trades (in staging: would have been)", body = JobCreated),
+        (status = 400, description = "Malformed JSON or invalid members; the detail lists every problem", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid signature", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No trade in the category covers the postcode", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Idempotency-Key reused with another body, or the same submission still in flight (then with Retry-After)", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not application/json", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Job classified as spam", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store is unavailable; nothing was written; retry after Retry-After", body = intake_api::Problem, content_type = "application/problem+json")
+    )
+)]
+pub async fn create(
+    State(state): State<AppState>,
+    Extension(key): Extension<AuthenticatedKey>,
+    request_id: Option<Extension<RequestId>>,
+    OriginalUri(uri): OriginalUri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    require_json(&headers)?;
+    let submission = Submission::of(&key, &headers, "POST", uri.path(), &body)?;
+    let _in_flight = state.in_flight.enter(submission.scopes())?;
+    if let Some(answer) = earlier_answer(&state, &submission).await? {
+        return Ok(answer);
+    }
+    let value: serde_json::Value = serde_json::from_slice(&body)
+        .map_err(|error| ApiError::BadRequest(format!("The body is not valid JSON: {error}.")))?;
+    let snapshot = state.directory.current();
+    let job = validate(&value, &snapshot.directory.tree).map_err(|errors| {
+        let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        ApiError::BadRequest(format!("The job is invalid: {}.", list.join("; ")))
+    })?;
+    screen_for_spam(&state, &key, &job)?;
+    let recipients = choose(&state, &job).await?;
+
+    let received_at = OffsetDateTime::now_utc();
+    let id = uuid::Uuid::now_v7().to_string();
+    let created = JobCreated {
+        id: id.clone(),
+        trades: recipients
+            .iter()
+            .map(|r| TradeRef {
+                id: r.company_id,
+                name: r.name.clone(),
+                profile_url: profile_url(&state, r.company_id),
+            })
+            .collect(),
+    };
+    let answer =
+        serde_json::to_string(&created).map_err(|error| ApiError::Internal(error.to_string()))?;
+    let signature_ttl = state.config.max_skew * 2;
+    let new_job = NewJob {
+        id,
+        environment: key.environment,
+        key_id: key.key_id.clone(),
+        application: key.name.clone(),
+        creation_source: CreationSource::Api,
+        request_id: request_id
+            .and_then(|id| id.0.header_value().to_str().ok().map(str::to_owned))
+            .unwrap_or_default(),
+        received_at,
+        job,
+        recipients,
+        idempotency: submission.records(
+            201,
+            &answer,
+            received_at,
+            state.config.idempotency_ttl,
+            signature_ttl,
+        ),
+    };
+    match state.store.create_job(&new_job).await? {
+        CreateOutcome::Created => {
+            tracing::info!(job_id = %new_job.id, key_id = %key.key_id, recipients = new_job.recipients.len(), "job created");
+            let mut response = (StatusCode::CREATED, answer).into_response();
+            response.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            Ok(response)
+        }
+        CreateOutcome::Existing(record) => submission.answer_from(&record),
+    }
+}
+
+/// `application/json`, with or without parameters such as `charset=utf-8`.
+fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default();
+    let essence = content_type.split(';').next().unwrap_or_default().trim();
+    if essence.eq_ignore_ascii_case("application/json") {
+        Ok(())
+    } else {
+        Err(ApiError::UnsupportedMediaType(format!(
+            "Send the job as `Content-Type: application/json` (got `{content_type}`); jobs with images go to /v1/affiliate-job/jobs/with-attachments as multipart/form-data."
+        )))
+    }
+}
+
+/// The stored answer to an earlier identical submission, if there was one.
+async fn earlier_answer(
+    state: &AppState,
+    submission: &Submission,
+) -> Result<Option<Response>, ApiError> {
+    let now = OffsetDateTime::now_utc();
+    for scope in submission.scopes() {
+        if let Some(record) = state.store.idempotency(&scope, now).await? {
+            return submission.answer_from(&record).map(Some);
+        }
+    }
+    Ok(None)
+}
+
+fn screen_for_spam(
+    state: &AppState,
+    key: &AuthenticatedKey,
+    job: &ValidatedJob,
+) -> Result<(), ApiError> {
+    let assessment = state.spam.assess(&SpamInput {
+        description: &job.description,
+        first_name: &job.first_name,
+        last_name: &job.last_name,
+        email: job.email.as_str(),
+        phone: job.phone.as_str(),
+        postcode: job.postcode.as_str(),
+    });
+    if assessment.is_spam {
+        // The reasons are for us only: logged, never answered.
+        tracing::info!(key_id = %key.key_id, score = assessment.score, reasons = ?assessment.reasons, "job classified as spam");
+        return Err(ApiError::Spam);
+    }
+    Ok(())
+}
+
+/// The trades the job goes to, best first; 404 when none serves it.
+async fn choose(state: &AppState, job: &ValidatedJob) -> Result<Vec<NewRecipient>, ApiError> {
+    let snapshot = state.directory.current();
+    let directory = &snapshot.directory;
+    let location = Geography::embedded().locate(&job.postcode);
+    let matches =
+        directory
+            .index
+            .matches(&directory.tree, job.category_id, &job.postcode, location);
+    if matches.is_empty() {
+        let label = directory
+            .tree
+            .get(job.category_id)
+            .map(|c| c.label.as_str())
+            .unwrap_or_default();
+        return Err(ApiError::NotFound(format!(
+            "No trade in category {} ({label}) covers {} yet; nothing was created.",
+            job.category_id, job.postcode
+        )));
+    }
+    let max = state.config.max_recipients;
+    // Fairness only reorders near-equals, so only the best few need their lead counts.
+    let shortlist = choose_recipients(matches, |_| 0, max * SHORTLIST_FACTOR);
+    let ids: Vec<u64> = shortlist.iter().map(|r| r.found.company_id).collect();
+    let since = OffsetDateTime::now_utc() - FAIRNESS_WINDOW;
+    let leads = state.store.recent_leads(&ids, since).await?;
+    let chosen = choose_recipients(
+        shortlist.into_iter().map(|r| r.found).collect(),
+        |id| leads.get(&id).copied().unwrap_or(0),
+        max,
+    );
+    Ok(chosen
+        .into_iter()
+        .zip(1..)
+        .map(|(ranked, rank)| NewRecipient {
+            company_id: ranked.found.company_id,
+            name: directory
+                .index
+                .get(ranked.found.company_id)
+                .map(|t| t.company_name.clone())
+                .unwrap_or_default(),
+            rank,
+        })
+        .collect())
+}
+
+fn profile_url(state: &AppState, company_id: u64) -> String {
+    format!(
+        "{}/trades/{company_id}",
+        state.config.public_base_url.trim_end_matches('/')
+    )
+}

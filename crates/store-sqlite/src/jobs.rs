@@ -1,0 +1,301 @@
+//! SQL of jobs, recipients and idempotency records.
+
+use crate::errors::map_error;
+use intake_api::PreferredStartId;
+use intake_core::email::Email;
+use intake_core::jobs::{
+    CreateOutcome, CreationSource, IdempotencyRecord, NewJob, Phone, StoredJob, StoredRecipient,
+    ValidAddress, ValidPreferredStart, ValidatedJob,
+};
+use intake_core::postcode::Postcode;
+use intake_core::store::{StoreCounts, StoreError};
+use intake_core::Environment;
+use sqlx::sqlite::SqliteRow;
+use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
+use std::collections::HashMap;
+use time::format_description::well_known::Rfc3339;
+use time::macros::format_description;
+use time::{Date, OffsetDateTime};
+
+fn millis(at: OffsetDateTime) -> i64 {
+    (at.unix_timestamp_nanos() / 1_000_000) as i64
+}
+
+fn other(what: &str) -> StoreError {
+    StoreError::Other(format!("a stored job has a bad {what}"))
+}
+
+pub async fn create(pool: &SqlitePool, job: &NewJob) -> Result<CreateOutcome, StoreError> {
+    let mut tx = pool.begin().await.map_err(map_error)?;
+    for record in &job.idempotency {
+        let inserted = sqlx::query(
+            "INSERT INTO idempotency (scope, request_hash, status, body, expires_ms) VALUES (?, ?, ?, ?, ?) \
+             ON CONFLICT (scope) DO NOTHING",
+        )
+        .bind(&record.scope)
+        .bind(&record.request_hash)
+        .bind(record.status)
+        .bind(&record.body)
+        .bind(millis(record.expires_at))
+        .execute(&mut *tx)
+        .await
+        .map_err(map_error)?;
+        if inserted.rows_affected() == 0 {
+            let existing = find_idempotency(&mut tx, &record.scope).await?;
+            tx.rollback().await.map_err(map_error)?;
+            return existing
+                .map(CreateOutcome::Existing)
+                .ok_or_else(|| StoreError::Other("idempotency record vanished".into()));
+        }
+    }
+    insert_job(&mut tx, job).await?;
+    tx.commit().await.map_err(map_error)?;
+    Ok(CreateOutcome::Created)
+}
+
+async fn insert_job(tx: &mut Transaction<'_, Sqlite>, job: &NewJob) -> Result<(), StoreError> {
+    let v = &job.job;
+    let address = v.address.as_ref();
+    sqlx::query(
+        "INSERT INTO jobs (id, environment, key_id, application, creation_source, request_id, received_at, received_ms, \
+         category_id, description, email, phone, first_name, last_name, postcode, address_line1, address_line2, \
+         address_line3, address_city, address_postcode, preferred_start_id, preferred_start_date) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(&job.id)
+    .bind(job.environment.as_str())
+    .bind(&job.key_id)
+    .bind(&job.application)
+    .bind(job.creation_source.as_str())
+    .bind(&job.request_id)
+    .bind(job.received_at.format(&Rfc3339).map_err(|e| StoreError::Other(e.to_string()))?)
+    .bind(millis(job.received_at))
+    .bind(v.category_id)
+    .bind(&v.description)
+    .bind(v.email.as_str())
+    .bind(v.phone.as_str())
+    .bind(&v.first_name)
+    .bind(&v.last_name)
+    .bind(v.postcode.as_str())
+    .bind(address.map(|a| a.line1.as_str()))
+    .bind(address.and_then(|a| a.line2.as_deref()))
+    .bind(address.and_then(|a| a.line3.as_deref()))
+    .bind(address.map(|a| a.city.as_str()))
+    .bind(address.map(|a| a.postcode.as_str()))
+    .bind(v.preferred_start.map(|p| p.id.as_str()))
+    .bind(v.preferred_start.and_then(|p| p.date).map(|d| d.to_string()))
+    .execute(&mut **tx)
+    .await
+    .map_err(map_error)?;
+    if job.recipients.is_empty() {
+        return Ok(());
+    }
+    let state = match job.environment {
+        Environment::Staging => "not_sent",
+        Environment::Production => "pending",
+    };
+    let mut query = QueryBuilder::<Sqlite>::new(
+        "INSERT INTO job_recipients (job_id, company_id, name, rank, delivery_state, created_ms) ",
+    );
+    query.push_values(&job.recipients, |mut row, recipient| {
+        row.push_bind(&job.id)
+            .push_bind(recipient.company_id as i64)
+            .push_bind(&recipient.name)
+            .push_bind(recipient.rank)
+            .push_bind(state)
+            .push_bind(millis(job.received_at));
+    });
+    query.build().execute(&mut **tx).await.map_err(map_error)?;
+    Ok(())
+}
+
+async fn find_idempotency(
+    tx: &mut Transaction<'_, Sqlite>,
+    scope: &str,
+) -> Result<Option<IdempotencyRecord>, StoreError> {
+    let row = sqlx::query(
+        "SELECT scope, request_hash, status, body, expires_ms FROM idempotency WHERE scope = ?",
+    )
+    .bind(scope)
+    .fetch_optional(&mut **tx)
+    .await
+    .map_err(map_error)?;
+    row.map(|row| decode_idempotency(&row)).transpose()
+}
+
+fn decode_idempotency(row: &SqliteRow) -> Result<IdempotencyRecord, StoreError> {
+    let expires: i64 = row.try_get("expires_ms").map_err(map_error)?;
+    Ok(IdempotencyRecord {
+        scope: row.try_get("scope").map_err(map_error)?,
+        request_hash: row.try_get("request_hash").map_err(map_error)?,
+        status: row.try_get("status").map_err(map_error)?,
+        body: row.try_get("body").map_err(map_error)?,
+        expires_at: OffsetDateTime::from_unix_timestamp_nanos(i128::from(expires) * 1_000_000)
+            .map_err(|_| other("expiry"))?,
+    })
+}
+
+pub async fn idempotency(
+    pool: &SqlitePool,
+    scope: &str,
+    now: OffsetDateTime,
+) -> Result<Option<IdempotencyRecord>, StoreError> {
+    let row = sqlx::query("SELECT scope, request_hash, status, body, expires_ms FROM idempotency WHERE scope = ? AND expires_ms > ?")
+        .bind(scope)
+        .bind(millis(now))
+        .fetch_optional(pool)
+        .await
+        .map_err(map_error)?;
+    row.map(|row| decode_idempotency(&row)).transpose()
+}
+
+pub async fn purge_idempotency(pool: &SqlitePool, now: OffsetDateTime) -> Result<u64, StoreError> {
+    let done = sqlx::query("DELETE FROM idempotency WHERE expires_ms <= ?")
+        .bind(millis(now))
+        .execute(pool)
+        .await
+        .map_err(map_error)?;
+    Ok(done.rows_affected())
+}
+
+pub async fn job(pool: &SqlitePool, id: &str) -> Result<Option<StoredJob>, StoreError> {
+    let Some(row) = sqlx::query("SELECT * FROM jobs WHERE id = ?")
+        .bind(id)
+        .fetch_optional(pool)
+        .await
+        .map_err(map_error)?
+    else {
+        return Ok(None);
+    };
+    let job = decode_job(&row)?;
+    let recipients = sqlx::query("SELECT company_id, name, rank, delivery_state FROM job_recipients WHERE job_id = ? ORDER BY rank")
+        .bind(id)
+        .fetch_all(pool)
+        .await
+        .map_err(map_error)?
+        .iter()
+        .map(|row| {
+            Ok(StoredRecipient {
+                company_id: row.try_get::<i64, _>("company_id").map_err(map_error)? as u64,
+                name: row.try_get("name").map_err(map_error)?,
+                rank: row.try_get("rank").map_err(map_error)?,
+                delivery_state: row.try_get("delivery_state").map_err(map_error)?,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    let mut job = job;
+    job.recipients = recipients
+        .iter()
+        .map(|r| intake_core::jobs::NewRecipient {
+            company_id: r.company_id,
+            name: r.name.clone(),
+            rank: r.rank,
+        })
+        .collect();
+    Ok(Some(StoredJob { job, recipients }))
+}
+
+fn decode_job(row: &SqliteRow) -> Result<NewJob, StoreError> {
+    let get = |name: &str| row.try_get::<String, _>(name).map_err(map_error);
+    let opt = |name: &str| row.try_get::<Option<String>, _>(name).map_err(map_error);
+    let postcode = |text: String| Postcode::parse(&text).map_err(|_| other("postcode"));
+    let address = match (
+        opt("address_line1")?,
+        opt("address_city")?,
+        opt("address_postcode")?,
+    ) {
+        (Some(line1), Some(city), Some(code)) => Some(ValidAddress {
+            line1,
+            line2: opt("address_line2")?,
+            line3: opt("address_line3")?,
+            city,
+            postcode: postcode(code)?,
+        }),
+        _ => None,
+    };
+    let preferred_start = match opt("preferred_start_id")? {
+        Some(id) => Some(ValidPreferredStart {
+            id: PreferredStartId::parse(&id).ok_or_else(|| other("preferred start"))?,
+            date: opt("preferred_start_date")?
+                .map(|text| {
+                    Date::parse(&text, format_description!("[year]-[month]-[day]"))
+                        .map_err(|_| other("date"))
+                })
+                .transpose()?,
+        }),
+        None => None,
+    };
+    Ok(NewJob {
+        id: get("id")?,
+        environment: get("environment")?
+            .parse()
+            .map_err(|_| other("environment"))?,
+        key_id: get("key_id")?,
+        application: get("application")?,
+        creation_source: CreationSource::parse(&get("creation_source")?)
+            .ok_or_else(|| other("creation source"))?,
+        request_id: get("request_id")?,
+        received_at: OffsetDateTime::parse(&get("received_at")?, &Rfc3339)
+            .map_err(|_| other("time"))?,
+        job: ValidatedJob {
+            category_id: row.try_get("category_id").map_err(map_error)?,
+            description: get("description")?,
+            email: Email::parse(&get("email")?).map_err(|_| other("e-mail"))?,
+            phone: Phone::parse(&get("phone")?).ok_or_else(|| other("phone"))?,
+            first_name: get("first_name")?,
+            last_name: get("last_name")?,
+            postcode: postcode(get("postcode")?)?,
+            address,
+            preferred_start,
+        },
+        recipients: Vec::new(),
+        idempotency: Vec::new(),
+    })
+}
+
+pub async fn recent_leads(
+    pool: &SqlitePool,
+    company_ids: &[u64],
+    since: OffsetDateTime,
+) -> Result<HashMap<u64, u32>, StoreError> {
+    if company_ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let mut query = QueryBuilder::<Sqlite>::new(
+        "SELECT company_id, COUNT(*) FROM job_recipients WHERE created_ms >= ",
+    );
+    query.push_bind(millis(since)).push(" AND company_id IN (");
+    let mut ids = query.separated(", ");
+    for id in company_ids {
+        ids.push_bind(*id as i64);
+    }
+    query.push(") GROUP BY company_id");
+    let rows = query.build().fetch_all(pool).await.map_err(map_error)?;
+    rows.iter()
+        .map(|row| {
+            Ok((
+                row.try_get::<i64, _>(0).map_err(map_error)? as u64,
+                row.try_get::<i64, _>(1).map_err(map_error)? as u32,
+            ))
+        })
+        .collect()
+}
+
+pub async fn counts(pool: &SqlitePool) -> Result<StoreCounts, StoreError> {
+    let row = sqlx::query(
+        "SELECT (SELECT COUNT(*) FROM jobs), (SELECT COUNT(*) FROM job_recipients), (SELECT COUNT(*) FROM idempotency)",
+    )
+    .fetch_one(pool)
+    .await
+    .map_err(map_error)?;
+    let count = |index: usize| {
+        row.try_get::<i64, _>(index)
+            .map(|n| n as u64)
+            .map_err(map_error)
+    };
+    Ok(StoreCounts {
+        jobs: count(0)?,
+        recipients: count(1)?,
+        idempotency: count(2)?,
+    })
+}
