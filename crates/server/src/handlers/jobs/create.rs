@@ -65,24 +65,67 @@ pub async fn create(
     }
     let value: serde_json::Value = serde_json::from_slice(&body)
         .map_err(|error| ApiError::BadRequest(format!("The body is not valid JSON: {error}.")))?;
+    let prepared = prepare(&state, &key, &value).await?;
+    let request_id = request_id
+        .and_then(|id| id.0.header_value().to_str().ok().map(str::to_owned))
+        .unwrap_or_default();
+    commit(
+        &state,
+        &key,
+        &submission,
+        prepared,
+        CreationSource::Api,
+        request_id,
+    )
+    .await
+}
+
+/// A job checked, screened and matched, ready to be written.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The checked job.
+    pub job: ValidatedJob,
+    /// Its recipients, best first.
+    pub recipients: Vec<NewRecipient>,
+}
+
+/// Validates, screens and matches a decoded job: 400, 422 or 404 on the way.
+pub async fn prepare(
+    state: &AppState,
+    key: &AuthenticatedKey,
+    value: &serde_json::Value,
+) -> Result<Prepared, ApiError> {
     let snapshot = state.directory.current();
-    let job = validate(&value, &snapshot.directory.tree).map_err(|errors| {
+    let job = validate(value, &snapshot.directory.tree).map_err(|errors| {
         let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
         ApiError::BadRequest(format!("The job is invalid: {}.", list.join("; ")))
     })?;
-    screen_for_spam(&state, &key, &job)?;
-    let recipients = choose(&state, &job).await?;
+    screen_for_spam(state, key, &job)?;
+    let recipients = choose(state, &job).await?;
+    Ok(Prepared { job, recipients })
+}
 
+/// Writes the job with its recipients and idempotency records, and answers 201
+/// (or the first answer, when a concurrent repeat was written first).
+pub async fn commit(
+    state: &AppState,
+    key: &AuthenticatedKey,
+    submission: &Submission,
+    prepared: Prepared,
+    creation_source: CreationSource,
+    request_id: String,
+) -> Result<Response, ApiError> {
     let received_at = OffsetDateTime::now_utc();
     let id = uuid::Uuid::now_v7().to_string();
     let created = JobCreated {
         id: id.clone(),
-        trades: recipients
+        trades: prepared
+            .recipients
             .iter()
             .map(|r| TradeRef {
                 id: r.company_id,
                 name: r.name.clone(),
-                profile_url: profile_url(&state, r.company_id),
+                profile_url: profile_url(state, r.company_id),
             })
             .collect(),
     };
@@ -94,13 +137,11 @@ pub async fn create(
         environment: key.environment,
         key_id: key.key_id.clone(),
         application: key.name.clone(),
-        creation_source: CreationSource::Api,
-        request_id: request_id
-            .and_then(|id| id.0.header_value().to_str().ok().map(str::to_owned))
-            .unwrap_or_default(),
+        creation_source,
+        request_id,
         received_at,
-        job,
-        recipients,
+        job: prepared.job,
+        recipients: prepared.recipients,
         idempotency: submission.records(
             201,
             &answer,
@@ -140,7 +181,7 @@ fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
 }
 
 /// The stored answer to an earlier identical submission, if there was one.
-async fn earlier_answer(
+pub async fn earlier_answer(
     state: &AppState,
     submission: &Submission,
 ) -> Result<Option<Response>, ApiError> {
