@@ -127,6 +127,26 @@ pub struct JobView {
     pub received_at: String,
     /// The trades chosen, with the state of the lead to each.
     pub recipients: Vec<Recipient>,
+    /// The job's photos (empty for jobs sent to `/jobs`).
+    pub images: Vec<JobImageView>,
+}
+
+/// A photo of a job, as stored (metadata removed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct JobImageView {
+    /// The image's id.
+    pub id: String,
+    /// The file name the affiliate sent, sanitised.
+    pub file_name: String,
+    /// The type decided from the content.
+    pub content_type: String,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Size of the stored file in bytes.
+    pub bytes: u64,
 }
 
 /// The homeowner's contact details.

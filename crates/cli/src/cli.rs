@@ -1,5 +1,6 @@
 //! The command line (DESIGN.md §7).
 
+use crate::commands::submit::SubmitArgs;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -25,6 +26,8 @@ pub enum Command {
     DemoData(DemoDataArgs),
     /// Call GET /preferred-start-options as an affiliate (signed).
     Options(ClientArgs),
+    /// Submit a job from a JSON file as an affiliate (signed, idempotent, retried).
+    Submit(SubmitArgs),
     /// Load-test a running service and compare with its /healthz ceiling.
     Bench(BenchArgs),
 }

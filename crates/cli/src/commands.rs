@@ -5,6 +5,7 @@ mod import;
 mod keys;
 mod options;
 mod serve;
+pub mod submit;
 
 use crate::cli::{Cli, ClientArgs, Command};
 use anyhow::Context;
@@ -19,6 +20,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Import(command) => import::run(command).await,
         Command::DemoData(args) => demo_data::run(args).await,
         Command::Options(args) => options::run(args).await,
+        Command::Submit(args) => submit::run(args).await,
         Command::Bench(args) => crate::bench::run(args).await,
     }
 }

@@ -1,6 +1,7 @@
 //! The client: builds, signs and sends requests.
 
 use crate::error::ClientError;
+use crate::retry::RetryPolicy;
 use crate::signing::SigningConfig;
 use intake_api::options::PreferredStartOption;
 use intake_api::{Problem, BASE_PATH};
@@ -23,6 +24,7 @@ pub struct Client {
     key_id: String,
     secret: String,
     signing: SigningConfig,
+    retry: RetryPolicy,
 }
 
 impl fmt::Debug for Client {
@@ -55,6 +57,7 @@ impl Client {
             key_id: key_id.to_owned(),
             secret: secret.to_owned(),
             signing: SigningConfig::default(),
+            retry: RetryPolicy::default(),
         })
     }
 
@@ -62,6 +65,17 @@ impl Client {
     pub fn with_signing(mut self, signing: SigningConfig) -> Self {
         self.signing = signing;
         self
+    }
+
+    /// Uses another retry policy for job calls ([`RetryPolicy::none`] to never retry).
+    pub fn with_retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
+    }
+
+    /// The retry policy of job calls.
+    pub fn retry_policy(&self) -> &RetryPolicy {
+        &self.retry
     }
 
     /// Uses a prepared `reqwest::Client` (connection pool, timeouts).
@@ -86,6 +100,18 @@ impl Client {
         path: &str,
         body: Option<(&str, Vec<u8>)>,
     ) -> Result<reqwest::Request, ClientError> {
+        self.signed_request_with(method, path, body, &[])
+    }
+
+    /// [`Client::signed_request`] with `extra` headers, added before signing so
+    /// that a [`SigningConfig`] may cover them (`idempotency-key`).
+    pub(crate) fn signed_request_with(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<(&str, Vec<u8>)>,
+        extra: &[(HeaderName, &str)],
+    ) -> Result<reqwest::Request, ClientError> {
         let url = self
             .base_url
             .join(&format!("{BASE_PATH}{path}"))
@@ -106,6 +132,9 @@ impl Client {
             headers.push((CONTENT_TYPE, (*content_type).to_owned()));
             headers.push((HeaderName::from_static("digest"), digest_header(bytes)));
             headers.push((CONTENT_LENGTH, bytes.len().to_string()));
+        }
+        for (name, value) in extra {
+            headers.push((name.clone(), (*value).to_owned()));
         }
         let mut message = Message::new(method.as_str(), target);
         for (name, value) in &headers {
@@ -140,6 +169,11 @@ impl Client {
         body: Option<(&str, Vec<u8>)>,
     ) -> Result<Response, ClientError> {
         let request = self.signed_request(method, path, body)?;
+        self.execute(request).await
+    }
+
+    /// Sends a built request; a non-2xx answer becomes [`ClientError::Problem`].
+    pub(crate) async fn execute(&self, request: reqwest::Request) -> Result<Response, ClientError> {
         let response = self.http.execute(request).await?;
         if response.status().is_success() {
             Ok(response)
@@ -161,26 +195,54 @@ pub(crate) async fn decode<T: DeserializeOwned>(response: Response) -> Result<T,
         .map_err(|error| ClientError::Unexpected(format!("cannot decode the answer: {error}")))
 }
 
-/// Turns an error answer into a typed problem (or `Unexpected` when it is not one).
+/// Turns an error answer into a typed problem (or `Status` when it is not one).
 pub(crate) async fn problem_of(response: Response) -> ClientError {
     let status = response.status().as_u16();
     let retry_after = response
         .headers()
         .get(RETRY_AFTER)
         .and_then(|value| value.to_str().ok())
-        .and_then(|text| text.trim().parse::<u64>().ok())
-        .map(Duration::from_secs);
+        .and_then(retry_after_of);
     match response.bytes().await {
         Ok(bytes) => match serde_json::from_slice::<Problem>(&bytes) {
             Ok(problem) => ClientError::Problem {
                 problem,
                 retry_after,
             },
-            Err(_) => ClientError::Unexpected(format!(
-                "status {status} without a problem body: {}",
-                String::from_utf8_lossy(&bytes)
-            )),
+            Err(_) => ClientError::Status {
+                status,
+                body: String::from_utf8_lossy(&bytes).into_owned(),
+                retry_after,
+            },
         },
         Err(error) => ClientError::Network(error),
+    }
+}
+
+/// `Retry-After` as delay-seconds or an HTTP date (a date in the past is no wait).
+fn retry_after_of(text: &str) -> Option<Duration> {
+    let text = text.trim();
+    if let Ok(seconds) = text.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let at = httpdate::parse_http_date(text).ok()?;
+    Some(at.duration_since(SystemTime::now()).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_is_read_as_seconds_or_as_an_http_date() {
+        assert_eq!(retry_after_of(" 7 "), Some(Duration::from_secs(7)));
+        assert_eq!(retry_after_of("0"), Some(Duration::ZERO));
+        let past = httpdate::fmt_http_date(SystemTime::UNIX_EPOCH);
+        assert_eq!(retry_after_of(&past), Some(Duration::ZERO));
+        let later = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(120));
+        let wait = retry_after_of(&later).unwrap();
+        assert!(wait > Duration::from_secs(100) && wait <= Duration::from_secs(120));
+        assert_eq!(retry_after_of("soon"), None);
+        assert_eq!(retry_after_of("-1"), None);
     }
 }

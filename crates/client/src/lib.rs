@@ -11,11 +11,19 @@
 //! let options = client.preferred_start_options().await?;
 //! # Ok(()) }
 //! ```
+//!
+//! [`Client::create_job`] sends one idempotency key per logical submission and
+//! retries what is worth retrying (see [`RetryPolicy`]) with the same key and
+//! body, so a lost answer never makes a second job. See `docs/client.md`.
 
 mod client;
 mod error;
+mod jobs;
+mod retry;
 mod signing;
 
 pub use client::Client;
 pub use error::ClientError;
+pub use jobs::{new_idempotency_key, JobOutcome};
+pub use retry::{Decision, Outcome, RetryPolicy};
 pub use signing::SigningConfig;

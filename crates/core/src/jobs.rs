@@ -4,7 +4,7 @@ pub mod record;
 pub mod validate;
 
 pub use record::{
-    CreateOutcome, CreationSource, IdempotencyRecord, NewJob, NewRecipient, StoredJob,
+    CreateOutcome, CreationSource, IdempotencyRecord, JobImage, NewJob, NewRecipient, StoredJob,
     StoredRecipient,
 };
 pub use validate::{validate, FieldError, Phone, ValidAddress, ValidPreferredStart, ValidatedJob};

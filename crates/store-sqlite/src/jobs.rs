@@ -4,8 +4,8 @@ use crate::errors::map_error;
 use intake_api::PreferredStartId;
 use intake_core::email::Email;
 use intake_core::jobs::{
-    CreateOutcome, CreationSource, IdempotencyRecord, NewJob, Phone, StoredJob, StoredRecipient,
-    ValidAddress, ValidPreferredStart, ValidatedJob,
+    CreateOutcome, CreationSource, IdempotencyRecord, JobImage, NewJob, Phone, StoredJob,
+    StoredRecipient, ValidAddress, ValidPreferredStart, ValidatedJob,
 };
 use intake_core::postcode::Postcode;
 use intake_core::store::{StoreCounts, StoreError};
@@ -87,6 +87,7 @@ async fn insert_job(tx: &mut Transaction<'_, Sqlite>, job: &NewJob) -> Result<()
     .execute(&mut **tx)
     .await
     .map_err(map_error)?;
+    insert_images(tx, job).await?;
     if job.recipients.is_empty() {
         return Ok(());
     }
@@ -105,6 +106,31 @@ async fn insert_job(tx: &mut Transaction<'_, Sqlite>, job: &NewJob) -> Result<()
             .push_bind(state)
             .push_bind(millis(job.received_at));
     });
+    query.build().execute(&mut **tx).await.map_err(map_error)?;
+    Ok(())
+}
+
+async fn insert_images(tx: &mut Transaction<'_, Sqlite>, job: &NewJob) -> Result<(), StoreError> {
+    if job.images.is_empty() {
+        return Ok(());
+    }
+    let mut query = QueryBuilder::<Sqlite>::new(
+        "INSERT INTO job_images (job_id, position, image_id, object_key, file_name, content_type, width, height, bytes) ",
+    );
+    query.push_values(
+        job.images.iter().enumerate(),
+        |mut row, (position, image)| {
+            row.push_bind(&job.id)
+                .push_bind(position as i64)
+                .push_bind(&image.id)
+                .push_bind(&image.object_key)
+                .push_bind(&image.file_name)
+                .push_bind(&image.content_type)
+                .push_bind(image.width)
+                .push_bind(image.height)
+                .push_bind(image.bytes as i64);
+        },
+    );
     query.build().execute(&mut **tx).await.map_err(map_error)?;
     Ok(())
 }
@@ -184,6 +210,26 @@ pub async fn job(pool: &SqlitePool, id: &str) -> Result<Option<StoredJob>, Store
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
     let mut job = job;
+    job.images = sqlx::query(
+        "SELECT image_id, object_key, file_name, content_type, width, height, bytes FROM job_images WHERE job_id = ? ORDER BY position",
+    )
+    .bind(id)
+    .fetch_all(pool)
+    .await
+    .map_err(map_error)?
+    .iter()
+    .map(|row| {
+        Ok(JobImage {
+            id: row.try_get("image_id").map_err(map_error)?,
+            object_key: row.try_get("object_key").map_err(map_error)?,
+            file_name: row.try_get("file_name").map_err(map_error)?,
+            content_type: row.try_get("content_type").map_err(map_error)?,
+            width: row.try_get("width").map_err(map_error)?,
+            height: row.try_get("height").map_err(map_error)?,
+            bytes: row.try_get::<i64, _>("bytes").map_err(map_error)? as u64,
+        })
+    })
+    .collect::<Result<Vec<_>, StoreError>>()?;
     job.recipients = recipients
         .iter()
         .map(|r| intake_core::jobs::NewRecipient {
@@ -249,6 +295,7 @@ fn decode_job(row: &SqliteRow) -> Result<NewJob, StoreError> {
             preferred_start,
         },
         recipients: Vec::new(),
+        images: Vec::new(),
         idempotency: Vec::new(),
     })
 }

@@ -43,6 +43,25 @@ pub struct NewRecipient {
     pub rank: u32,
 }
 
+/// A photo of the job, already checked, cleaned of metadata and stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobImage {
+    /// Generated id of the image.
+    pub id: String,
+    /// Where the cleaned image is kept in the object store (a generated name).
+    pub object_key: String,
+    /// The client's file name, sanitised; metadata only, never a path.
+    pub file_name: String,
+    /// `image/jpeg`, `image/png`, `image/webp` or `image/gif`, decided by content.
+    pub content_type: String,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Size of the stored (cleaned) file in bytes.
+    pub bytes: u64,
+}
+
 /// The stored answer to a submission, replayed for a repeat of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IdempotencyRecord {
@@ -79,6 +98,8 @@ pub struct NewJob {
     pub job: ValidatedJob,
     /// The trades chosen, best first.
     pub recipients: Vec<NewRecipient>,
+    /// The job's photos, in the order sent.
+    pub images: Vec<JobImage>,
     /// The answer to keep for repeats, if any.
     pub idempotency: Vec<IdempotencyRecord>,
 }

@@ -16,7 +16,7 @@ use intake_api::jobs::{JobCreated, TradeRef};
 use intake_core::directory::matching::choose_recipients;
 use intake_core::geography::Geography;
 use intake_core::jobs::{
-    validate, CreateOutcome, CreationSource, NewJob, NewRecipient, ValidatedJob,
+    validate, CreateOutcome, CreationSource, JobImage, NewJob, NewRecipient, ValidatedJob,
 };
 use intake_core::spam::SpamInput;
 
@@ -76,6 +76,7 @@ pub async fn create(
         prepared,
         CreationSource::Api,
         request_id,
+        Vec::new(),
     )
     .await
 }
@@ -114,6 +115,7 @@ pub async fn commit(
     prepared: Prepared,
     creation_source: CreationSource,
     request_id: String,
+    images: Vec<JobImage>,
 ) -> Result<Response, ApiError> {
     let received_at = OffsetDateTime::now_utc();
     let id = uuid::Uuid::now_v7().to_string();
@@ -142,6 +144,7 @@ pub async fn commit(
         received_at,
         job: prepared.job,
         recipients: prepared.recipients,
+        images,
         idempotency: submission.records(
             201,
             &answer,

@@ -5,7 +5,7 @@ use crate::error::ApiError;
 use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::{Extension, Json};
-use intake_api::jobs::{Address, Consumer, JobView, PreferredStart, Recipient};
+use intake_api::jobs::{Address, Consumer, JobImageView, JobView, PreferredStart, Recipient};
 use time::format_description::well_known::Rfc3339;
 
 /// The job, its recipients and where each lead stands.
@@ -77,6 +77,18 @@ pub async fn get(
                 ),
                 rank: r.rank,
                 delivery_state: r.delivery_state.clone(),
+            })
+            .collect(),
+        images: job
+            .images
+            .iter()
+            .map(|i| JobImageView {
+                id: i.id.clone(),
+                file_name: i.file_name.clone(),
+                content_type: i.content_type.clone(),
+                width: i.width,
+                height: i.height,
+                bytes: i.bytes,
             })
             .collect(),
     }))
