@@ -10,6 +10,7 @@ pub mod directory;
 pub mod email;
 pub mod environment;
 pub mod geography;
+pub mod images;
 pub mod jobs;
 pub mod keys;
 pub mod postcode;
