@@ -9,6 +9,7 @@ pub mod jobs;
 pub mod options;
 pub mod problem;
 pub mod trades;
+pub mod verify;
 
 pub use options::{PreferredStartId, PreferredStartOption};
 pub use problem::Problem;

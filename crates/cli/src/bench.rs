@@ -1,6 +1,7 @@
 //! `intake bench`: a load generator that signs every request itself, and
 //! measures the server's `/healthz` in the same run as a ceiling.
 
+mod jobs;
 mod measure;
 mod report;
 mod scenarios;

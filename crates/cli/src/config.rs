@@ -5,7 +5,9 @@ use crate::cli::StoreArgs;
 use anyhow::{bail, Context};
 use figment::providers::{Env, Format, Serialized, Toml};
 use figment::Figment;
+use intake_core::images::ImageLimits;
 use intake_core::Environment;
+use intake_server::ImageStoreLocation;
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -43,6 +45,11 @@ pub struct Settings {
     pub idempotency_ttl_seconds: u64,
     /// `INTAKE_MAX_RECIPIENTS`: most trades a job goes to.
     pub max_recipients: usize,
+    /// `INTAKE_MULTIPART_BODY_LIMIT_BYTES`: largest job-with-images body (413 above it).
+    pub multipart_body_limit_bytes: usize,
+    /// `INTAKE_IMAGE_STORE`: where job photos go, `file:///PATH` or
+    /// `s3://BUCKET/PREFIX`; empty means the `images` folder of the data dir.
+    pub image_store: String,
 }
 
 impl Default for Settings {
@@ -62,6 +69,8 @@ impl Default for Settings {
             public_base_url: "https://www.example-trades.co.uk".to_owned(),
             idempotency_ttl_seconds: 24 * 3600,
             max_recipients: 3,
+            multipart_body_limit_bytes: intake_server::DEFAULT_MULTIPART_BODY_LIMIT,
+            image_store: String::new(),
         }
     }
 }
@@ -118,6 +127,8 @@ pub fn load(config_file: Option<&Path>, flags: FlagOverrides) -> anyhow::Result<
         "PUBLIC_BASE_URL",
         "IDEMPOTENCY_TTL_SECONDS",
         "MAX_RECIPIENTS",
+        "MULTIPART_BODY_LIMIT_BYTES",
+        "IMAGE_STORE",
     ];
     figment = figment
         .merge(Env::prefixed("INTAKE_").only(&known))
@@ -161,6 +172,15 @@ impl Settings {
         if self.body_limit_bytes < 1024 {
             bail!("body_limit_bytes must be at least 1024");
         }
+        let image_limits = ImageLimits::default();
+        let smallest = image_limits.max_file_bytes + 64 * 1024;
+        if self.multipart_body_limit_bytes < smallest {
+            bail!(
+                "multipart_body_limit_bytes must be at least {smallest} (one image of {} bytes and the job)",
+                image_limits.max_file_bytes
+            );
+        }
+        self.image_store()?;
         if !matches!(self.log_format.as_str(), "text" | "json") {
             bail!(
                 "log_format must be `text` or `json`, not `{}`",
@@ -195,12 +215,22 @@ impl Settings {
         }
     }
 
+    /// Where job photos go: `INTAKE_IMAGE_STORE`, else `DATA_DIR/images`.
+    pub fn image_store(&self) -> anyhow::Result<ImageStoreLocation> {
+        if self.image_store.is_empty() {
+            return Ok(ImageStoreLocation::Local(self.data_dir.join("images")));
+        }
+        ImageStoreLocation::parse(&self.image_store).map_err(anyhow::Error::msg)
+    }
+
     /// The server's part of the settings.
     pub fn server_config(&self) -> anyhow::Result<intake_server::ServerConfig> {
         Ok(intake_server::ServerConfig {
             environment: self.environment()?,
             max_skew: Duration::from_secs(self.max_skew_seconds),
             body_limit: self.body_limit_bytes,
+            multipart_body_limit: self.multipart_body_limit_bytes,
+            image_limits: ImageLimits::default(),
             shutdown_grace: Duration::from_secs(self.shutdown_grace_seconds),
             request_timeout: Duration::from_secs(self.request_timeout_seconds),
             directory_refresh: Duration::from_secs(self.directory_refresh_seconds),

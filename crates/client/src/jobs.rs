@@ -58,13 +58,25 @@ impl Client {
         json: Vec<u8>,
         idempotency_key: &str,
     ) -> Result<JobOutcome, ClientError> {
+        self.submit_job("/jobs", JSON, json, idempotency_key).await
+    }
+
+    /// Posts a job `body` of `content_type` to `path` under `idempotency_key`,
+    /// retried per the retry policy with the very same bytes.
+    pub(crate) async fn submit_job(
+        &self,
+        path: &str,
+        content_type: &str,
+        body: Vec<u8>,
+        idempotency_key: &str,
+    ) -> Result<JobOutcome, ClientError> {
         let key_header = HeaderName::from_static(IDEMPOTENCY_KEY);
         let (result, attempts) = retry::run(self.retry_policy(), || {
             // Signed afresh each time: a retry carries a new `Date`.
             let request = self.signed_request_with(
                 Method::POST,
-                "/jobs",
-                Some((JSON, json.clone())),
+                path,
+                Some((content_type, body.clone())),
                 &[(key_header.clone(), idempotency_key)],
             );
             async move {

@@ -15,13 +15,16 @@
 //! [`Client::create_job`] sends one idempotency key per logical submission and
 //! retries what is worth retrying (see [`RetryPolicy`]) with the same key and
 //! body, so a lost answer never makes a second job. See `docs/client.md`.
+//! Jobs with photos go through [`Client::create_job_with_images`] (see `docs/api.md`).
 
+mod attachments;
 mod client;
 mod error;
 mod jobs;
 mod retry;
 mod signing;
 
+pub use attachments::MultipartForm;
 pub use client::Client;
 pub use error::ClientError;
 pub use jobs::{new_idempotency_key, JobOutcome};

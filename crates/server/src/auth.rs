@@ -29,22 +29,41 @@ pub struct AuthenticatedKey {
     pub signature: Vec<u8>,
 }
 
-/// Middleware for every signed route.
+/// Middleware for every signed route with a JSON (or no) body.
 pub async fn require_signature(
     State(state): State<AppState>,
     request: Request,
     next: Next,
 ) -> Response {
-    match authenticate(&state, request).await {
+    let limit = state.config.body_limit;
+    match authenticate(&state, request, limit).await {
         Ok(request) => next.run(request).await,
         Err(error) => error.into_response(),
     }
 }
 
-async fn authenticate(state: &AppState, request: Request) -> Result<Request, ApiError> {
+/// Middleware for the signed multipart routes: the same check, under the
+/// larger multipart body limit (a job with its images).
+pub async fn require_signature_multipart(
+    State(state): State<AppState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let limit = state.config.multipart_body_limit;
+    match authenticate(&state, request, limit).await {
+        Ok(request) => next.run(request).await,
+        Err(error) => error.into_response(),
+    }
+}
+
+async fn authenticate(
+    state: &AppState,
+    request: Request,
+    body_limit: usize,
+) -> Result<Request, ApiError> {
     let (mut parts, body) = request.into_parts();
     let signature = signature_header(&parts.headers)?;
-    let body = read_body(body, state.config.body_limit).await?;
+    let body = read_body(body, body_limit).await?;
     // Nesting strips the base path from `uri`; the signature covers the path as sent.
     let uri = parts
         .extensions

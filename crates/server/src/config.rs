@@ -1,7 +1,11 @@
 //! What the server needs to know at start; loaded and validated by the CLI.
 
+use intake_core::images::ImageLimits;
 use intake_core::Environment;
 use std::time::Duration;
+
+/// Default limit of a multipart body: five images of 10 MiB and the job, with room to spare.
+pub const DEFAULT_MULTIPART_BODY_LIMIT: usize = 50 * 1024 * 1024;
 
 /// Settings of one server process.
 #[derive(Debug, Clone)]
@@ -12,6 +16,10 @@ pub struct ServerConfig {
     pub max_skew: Duration,
     /// Largest request body accepted, in bytes (413 above it).
     pub body_limit: usize,
+    /// Largest multipart body (a job with its images) accepted, in bytes (413 above it).
+    pub multipart_body_limit: usize,
+    /// Size, pixel and count limits of a job's images.
+    pub image_limits: ImageLimits,
     /// How long in-flight requests may take to finish after a shutdown signal.
     pub shutdown_grace: Duration,
     /// Longest time one request may take before a 503.
@@ -32,6 +40,8 @@ impl Default for ServerConfig {
             environment: Environment::Staging,
             max_skew: Duration::from_secs(300),
             body_limit: 1024 * 1024,
+            multipart_body_limit: DEFAULT_MULTIPART_BODY_LIMIT,
+            image_limits: ImageLimits::default(),
             shutdown_grace: Duration::from_secs(30),
             request_timeout: Duration::from_secs(30),
             directory_refresh: Duration::from_secs(5),

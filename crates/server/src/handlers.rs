@@ -6,3 +6,4 @@ pub mod jobs;
 pub mod openapi;
 pub mod options;
 pub mod trades;
+pub mod verify;

@@ -16,11 +16,13 @@ mod problem_layer;
 mod routes;
 mod shutdown;
 mod state;
+mod storage;
 mod workers;
 
 pub use app::Application;
 pub use auth::AuthenticatedKey;
-pub use config::ServerConfig;
+pub use config::{ServerConfig, DEFAULT_MULTIPART_BODY_LIMIT};
 pub use error::ApiError;
 pub use shutdown::shutdown_signal;
 pub use state::AppState;
+pub use storage::{ImageStore, ImageStoreLocation, StorageError};

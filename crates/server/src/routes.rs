@@ -1,9 +1,10 @@
 //! Every route of the service, in one place.
 
-use crate::auth::require_signature;
-use crate::handlers::{categories, health, jobs, openapi, options, trades};
+use crate::auth::{require_signature, require_signature_multipart};
+use crate::handlers::{categories, health, jobs, openapi, options, trades, verify};
 use crate::openapi::ApiDoc;
 use crate::state::AppState;
+use axum::extract::DefaultBodyLimit;
 use axum::routing::get;
 use axum::{Extension, Router};
 use intake_api::BASE_PATH;
@@ -19,6 +20,14 @@ fn signed(state: &AppState) -> OpenApiRouter<AppState> {
         .routes(signed_route(state, routes!(trades::search::search)))
         .routes(signed_route(state, routes!(jobs::create::create)))
         .routes(signed_route(state, routes!(jobs::get::get)))
+        .routes(multipart_route(
+            state,
+            routes!(jobs::with_attachments::create_with_attachments),
+        ))
+        .routes(multipart_route(
+            state,
+            routes!(verify::verify_with_attachments),
+        ))
 }
 
 /// Puts the signature check in front of a route's handlers only, so a wrong
@@ -29,6 +38,20 @@ fn signed_route(
 ) -> UtoipaMethodRouter<AppState> {
     let auth = axum::middleware::from_fn_with_state(state.clone(), require_signature);
     (schemas, paths, method_router.route_layer(auth))
+}
+
+/// Like [`signed_route`] for a multipart route: the signature layer reads the
+/// body under the multipart limit, and the handler's extractor takes what it
+/// read without a second, smaller limit.
+fn multipart_route(
+    state: &AppState,
+    (schemas, paths, method_router): UtoipaMethodRouter<AppState>,
+) -> UtoipaMethodRouter<AppState> {
+    let auth = axum::middleware::from_fn_with_state(state.clone(), require_signature_multipart);
+    let method_router = method_router
+        .layer(DefaultBodyLimit::disable())
+        .route_layer(auth);
+    (schemas, paths, method_router)
 }
 
 /// The public routes: the category tree and the operational ones.

@@ -3,6 +3,7 @@
 use crate::config::ServerConfig;
 use crate::directory::DirectoryCell;
 use crate::idempotency::InFlight;
+use crate::storage::ImageStore;
 use intake_core::directory::LoadError;
 use intake_core::spam::SpamScreen;
 use intake_core::{MasterKey, Store};
@@ -23,6 +24,8 @@ pub struct AppState {
     pub in_flight: InFlight,
     /// The spam screen every job passes.
     pub spam: Arc<SpamScreen>,
+    /// Where the photos of jobs are kept (in memory until [`AppState::with_images`]).
+    pub images: ImageStore,
 }
 
 impl AppState {
@@ -40,7 +43,14 @@ impl AppState {
             directory,
             in_flight: InFlight::default(),
             spam: Arc::new(SpamScreen::default()),
+            images: ImageStore::in_memory(),
         })
+    }
+
+    /// Keeps job photos in `images` (`intake serve` opens it from `INTAKE_IMAGE_STORE`).
+    pub fn with_images(mut self, images: ImageStore) -> Self {
+        self.images = images;
+        self
     }
 
     /// Reloads the directory now if the store's version moved (the refresher

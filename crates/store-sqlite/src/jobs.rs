@@ -25,8 +25,19 @@ fn other(what: &str) -> StoreError {
     StoreError::Other(format!("a stored job has a bad {what}"))
 }
 
-pub async fn create(pool: &SqlitePool, job: &NewJob) -> Result<CreateOutcome, StoreError> {
-    let mut tx = pool.begin().await.map_err(map_error)?;
+/// Writes one job inside `tx` (a savepoint of the writer's batch transaction).
+pub async fn create_in(
+    tx: &mut Transaction<'_, Sqlite>,
+    job: &NewJob,
+) -> Result<CreateOutcome, StoreError> {
+    let scopes: Vec<&str> = job.idempotency.iter().map(|r| r.scope.as_str()).collect();
+    if let Some(existing) = existing_scopes(tx, &scopes, OffsetDateTime::now_utc())
+        .await?
+        .into_iter()
+        .next()
+    {
+        return Ok(CreateOutcome::Existing(existing));
+    }
     for record in &job.idempotency {
         let inserted = sqlx::query(
             "INSERT INTO idempotency (scope, request_hash, status, body, expires_ms) VALUES (?, ?, ?, ?, ?) \
@@ -37,91 +48,117 @@ pub async fn create(pool: &SqlitePool, job: &NewJob) -> Result<CreateOutcome, St
         .bind(record.status)
         .bind(&record.body)
         .bind(millis(record.expires_at))
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await
         .map_err(map_error)?;
         if inserted.rows_affected() == 0 {
-            let existing = find_idempotency(&mut tx, &record.scope).await?;
-            tx.rollback().await.map_err(map_error)?;
+            let existing = find_idempotency(tx, &record.scope).await?;
             return existing
                 .map(CreateOutcome::Existing)
                 .ok_or_else(|| StoreError::Other("idempotency record vanished".into()));
         }
     }
-    insert_job(&mut tx, job).await?;
-    tx.commit().await.map_err(map_error)?;
+    insert_job(tx, job).await?;
     Ok(CreateOutcome::Created)
 }
 
 async fn insert_job(tx: &mut Transaction<'_, Sqlite>, job: &NewJob) -> Result<(), StoreError> {
-    let v = &job.job;
-    let address = v.address.as_ref();
-    sqlx::query(
-        "INSERT INTO jobs (id, environment, key_id, application, creation_source, request_id, received_at, received_ms, \
-         category_id, description, email, phone, first_name, last_name, postcode, address_line1, address_line2, \
-         address_line3, address_city, address_postcode, preferred_start_id, preferred_start_date) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(&job.id)
-    .bind(job.environment.as_str())
-    .bind(&job.key_id)
-    .bind(&job.application)
-    .bind(job.creation_source.as_str())
-    .bind(&job.request_id)
-    .bind(job.received_at.format(&Rfc3339).map_err(|e| StoreError::Other(e.to_string()))?)
-    .bind(millis(job.received_at))
-    .bind(v.category_id)
-    .bind(&v.description)
-    .bind(v.email.as_str())
-    .bind(v.phone.as_str())
-    .bind(&v.first_name)
-    .bind(&v.last_name)
-    .bind(v.postcode.as_str())
-    .bind(address.map(|a| a.line1.as_str()))
-    .bind(address.and_then(|a| a.line2.as_deref()))
-    .bind(address.and_then(|a| a.line3.as_deref()))
-    .bind(address.map(|a| a.city.as_str()))
-    .bind(address.map(|a| a.postcode.as_str()))
-    .bind(v.preferred_start.map(|p| p.id.as_str()))
-    .bind(v.preferred_start.and_then(|p| p.date).map(|d| d.to_string()))
-    .execute(&mut **tx)
-    .await
-    .map_err(map_error)?;
-    insert_images(tx, job).await?;
-    if job.recipients.is_empty() {
-        return Ok(());
-    }
-    let state = match job.environment {
-        Environment::Staging => "not_sent",
-        Environment::Production => "pending",
-    };
-    let mut query = QueryBuilder::<Sqlite>::new(
-        "INSERT INTO job_recipients (job_id, company_id, name, rank, delivery_state, created_ms) ",
-    );
-    query.push_values(&job.recipients, |mut row, recipient| {
-        row.push_bind(&job.id)
-            .push_bind(recipient.company_id as i64)
-            .push_bind(&recipient.name)
-            .push_bind(recipient.rank)
-            .push_bind(state)
-            .push_bind(millis(job.received_at));
-    });
-    query.build().execute(&mut **tx).await.map_err(map_error)?;
-    Ok(())
+    insert_jobs(tx, &[job]).await
 }
 
-async fn insert_images(tx: &mut Transaction<'_, Sqlite>, job: &NewJob) -> Result<(), StoreError> {
-    if job.images.is_empty() {
-        return Ok(());
-    }
-    let mut query = QueryBuilder::<Sqlite>::new(
-        "INSERT INTO job_images (job_id, position, image_id, object_key, file_name, content_type, width, height, bytes) ",
-    );
-    query.push_values(
-        job.images.iter().enumerate(),
-        |mut row, (position, image)| {
+/// Rows per multi-row INSERT, well under SQLite's 32,766 bound values.
+const ROWS: usize = 500;
+
+/// Writes jobs with their recipients and images in a few multi-row INSERTs
+/// (the writer's batches, and single jobs alike).
+pub async fn insert_jobs(
+    tx: &mut Transaction<'_, Sqlite>,
+    jobs: &[&NewJob],
+) -> Result<(), StoreError> {
+    for chunk in jobs.chunks(ROWS / 2) {
+        let mut query = QueryBuilder::<Sqlite>::new(
+            "INSERT INTO jobs (id, environment, key_id, application, creation_source, request_id, received_at, received_ms, \
+             category_id, description, email, phone, first_name, last_name, postcode, address_line1, address_line2, \
+             address_line3, address_city, address_postcode, preferred_start_id, preferred_start_date) ",
+        );
+        let mut shown = Vec::with_capacity(chunk.len());
+        for job in chunk {
+            shown.push(
+                job.received_at
+                    .format(&Rfc3339)
+                    .map_err(|e| StoreError::Other(e.to_string()))?,
+            );
+        }
+        query.push_values(chunk.iter().zip(&shown), |mut row, (job, received_at)| {
+            let v = &job.job;
+            let address = v.address.as_ref();
             row.push_bind(&job.id)
-                .push_bind(position as i64)
+                .push_bind(job.environment.as_str())
+                .push_bind(&job.key_id)
+                .push_bind(&job.application)
+                .push_bind(job.creation_source.as_str())
+                .push_bind(&job.request_id)
+                .push_bind(received_at)
+                .push_bind(millis(job.received_at))
+                .push_bind(v.category_id)
+                .push_bind(&v.description)
+                .push_bind(v.email.as_str())
+                .push_bind(v.phone.as_str())
+                .push_bind(&v.first_name)
+                .push_bind(&v.last_name)
+                .push_bind(v.postcode.as_str())
+                .push_bind(address.map(|a| a.line1.as_str()))
+                .push_bind(address.and_then(|a| a.line2.as_deref()))
+                .push_bind(address.and_then(|a| a.line3.as_deref()))
+                .push_bind(address.map(|a| a.city.as_str()))
+                .push_bind(address.map(|a| a.postcode.as_str()))
+                .push_bind(v.preferred_start.map(|p| p.id.as_str()))
+                .push_bind(
+                    v.preferred_start
+                        .and_then(|p| p.date)
+                        .map(|d| d.to_string()),
+                );
+        });
+        query.build().execute(&mut **tx).await.map_err(map_error)?;
+    }
+    let recipients: Vec<_> = jobs
+        .iter()
+        .flat_map(|job| job.recipients.iter().map(move |r| (*job, r)))
+        .collect();
+    for chunk in recipients.chunks(ROWS) {
+        let mut query = QueryBuilder::<Sqlite>::new(
+            "INSERT INTO job_recipients (job_id, company_id, name, rank, delivery_state, created_ms) ",
+        );
+        query.push_values(chunk, |mut row, (job, recipient)| {
+            let state = match job.environment {
+                Environment::Staging => "not_sent",
+                Environment::Production => "pending",
+            };
+            row.push_bind(&job.id)
+                .push_bind(recipient.company_id as i64)
+                .push_bind(&recipient.name)
+                .push_bind(recipient.rank)
+                .push_bind(state)
+                .push_bind(millis(job.received_at));
+        });
+        query.build().execute(&mut **tx).await.map_err(map_error)?;
+    }
+    let images: Vec<_> = jobs
+        .iter()
+        .flat_map(|job| {
+            job.images
+                .iter()
+                .enumerate()
+                .map(move |(n, i)| (*job, n, i))
+        })
+        .collect();
+    for chunk in images.chunks(ROWS) {
+        let mut query = QueryBuilder::<Sqlite>::new(
+            "INSERT INTO job_images (job_id, position, image_id, object_key, file_name, content_type, width, height, bytes) ",
+        );
+        query.push_values(chunk, |mut row, (job, position, image)| {
+            row.push_bind(&job.id)
+                .push_bind(*position as i64)
                 .push_bind(&image.id)
                 .push_bind(&image.object_key)
                 .push_bind(&image.file_name)
@@ -129,10 +166,46 @@ async fn insert_images(tx: &mut Transaction<'_, Sqlite>, job: &NewJob) -> Result
                 .push_bind(image.width)
                 .push_bind(image.height)
                 .push_bind(image.bytes as i64);
-        },
-    );
-    query.build().execute(&mut **tx).await.map_err(map_error)?;
+        });
+        query.build().execute(&mut **tx).await.map_err(map_error)?;
+    }
     Ok(())
+}
+
+/// The unexpired stored records among `scopes` (expired ones are deleted, so
+/// that their scope can be used again).
+pub async fn existing_scopes(
+    tx: &mut Transaction<'_, Sqlite>,
+    scopes: &[&str],
+    now: OffsetDateTime,
+) -> Result<Vec<IdempotencyRecord>, StoreError> {
+    let mut found = Vec::new();
+    for chunk in scopes.chunks(ROWS) {
+        let mut delete =
+            QueryBuilder::<Sqlite>::new("DELETE FROM idempotency WHERE expires_ms <= ");
+        delete.push_bind(millis(now)).push(" AND scope IN (");
+        let mut list = delete.separated(", ");
+        for scope in chunk {
+            list.push_bind(*scope);
+        }
+        delete.push(")");
+        delete.build().execute(&mut **tx).await.map_err(map_error)?;
+        let mut query = QueryBuilder::<Sqlite>::new("SELECT scope, request_hash, status, body, expires_ms FROM idempotency WHERE scope IN (");
+        let mut list = query.separated(", ");
+        for scope in chunk {
+            list.push_bind(*scope);
+        }
+        query.push(")");
+        for row in query
+            .build()
+            .fetch_all(&mut **tx)
+            .await
+            .map_err(map_error)?
+        {
+            found.push(decode_idempotency(&row)?);
+        }
+    }
+    Ok(found)
 }
 
 async fn find_idempotency(

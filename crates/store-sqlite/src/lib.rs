@@ -5,6 +5,7 @@ mod directory;
 mod errors;
 mod jobs;
 mod keys;
+mod writer;
 
 use async_trait::async_trait;
 use intake_core::directory::{IndexedTrade, ValidTrade};
@@ -25,6 +26,7 @@ pub use errors::map_error;
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     pool: SqlitePool,
+    writer: writer::JobWriter,
 }
 
 impl SqliteStore {
@@ -61,7 +63,8 @@ impl SqliteStore {
             .map_err(|error| {
                 StoreError::Other(format!("migrating the SQLite store failed: {error}"))
             })?;
-        Ok(SqliteStore { pool })
+        let writer = writer::JobWriter::spawn(pool.clone());
+        Ok(SqliteStore { pool, writer })
     }
 
     /// Closes every connection, checkpointing the WAL.
@@ -121,7 +124,7 @@ impl Store for SqliteStore {
     }
 
     async fn create_job(&self, job: &NewJob) -> Result<CreateOutcome, StoreError> {
-        jobs::create(&self.pool, job).await
+        self.writer.write(job.clone()).await
     }
 
     async fn idempotency(

@@ -18,6 +18,8 @@ pub enum Scenario {
     Search,
     /// `GET /api/v1/category`, public, gzip accepted as browsers do.
     Categories,
+    /// `POST /jobs`, signed, every request a distinct realistic job.
+    Jobs,
 }
 
 impl Scenario {
@@ -26,7 +28,10 @@ impl Scenario {
             "options" => Ok(Scenario::Options),
             "search" => Ok(Scenario::Search),
             "categories" => Ok(Scenario::Categories),
-            other => bail!("unknown scenario `{other}`; available: options, search, categories"),
+            "jobs" => Ok(Scenario::Jobs),
+            other => {
+                bail!("unknown scenario `{other}`; available: options, search, categories, jobs")
+            }
         }
     }
 
@@ -35,6 +40,7 @@ impl Scenario {
             Scenario::Options => "options (signed)",
             Scenario::Search => "search (signed)",
             Scenario::Categories => "categories",
+            Scenario::Jobs => "jobs (signed POST)",
         }
     }
 
@@ -55,6 +61,23 @@ impl Scenario {
                         "/trades/search?postcode={postcode}&category={category}&page={page}"
                     );
                     Ok(client.signed_request(Method::GET, &path, None)?)
+                })
+            }
+            Scenario::Jobs => {
+                let places = super::jobs::postcodes();
+                // A run-specific prefix, so a second run's keys never replay the first's.
+                let run = intake_client::new_idempotency_key();
+                Arc::new(move |n| {
+                    let body = serde_json::to_vec(&super::jobs::job(n, &places))?;
+                    let mut request = client.signed_request(
+                        Method::POST,
+                        "/jobs",
+                        Some(("application/json", body)),
+                    )?;
+                    request
+                        .headers_mut()
+                        .insert("idempotency-key", format!("{run}-{n}").parse()?);
+                    Ok(request)
                 })
             }
             Scenario::Categories => {

@@ -5,7 +5,7 @@ use crate::config::{self, FlagOverrides};
 use crate::{logging, master_key, open_store};
 use anyhow::Context;
 use intake_core::directory::demo::{DEFAULT_SEED, MIN_TRADES_FOR_FULL_COVERAGE};
-use intake_server::{AppState, Application};
+use intake_server::{AppState, Application, ImageStore};
 use std::process::ExitCode;
 
 /// Trades in the demo directory a first run loads: enough that every common
@@ -39,12 +39,16 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         );
         super::demo_data::load(store.as_ref(), FIRST_RUN_TRADES, DEFAULT_SEED).await?;
     }
+    let image_location = settings.image_store()?;
+    let images = ImageStore::open(&image_location)
+        .with_context(|| format!("opening the image store {image_location}"))?;
     let state = AppState::load(store, master, server_config)
         .await
-        .context("loading the directory")?;
+        .context("loading the directory")?
+        .with_images(images);
     let app = Application::build(listener, state);
     let local = app.local_addr()?;
-    tracing::info!(address = %local, %environment, database = %redact(&settings.database_url()), "listening");
+    tracing::info!(address = %local, %environment, database = %redact(&settings.database_url()), images = %image_location, "listening");
     app.run_until(intake_server::shutdown_signal())
         .await
         .context("serving")?;

@@ -11,7 +11,8 @@ use std::process::ExitCode;
 /// What each exit code of `intake submit` means (also in docs/client.md).
 pub const EXIT_CODES: &str = "\
 Prints one JSON object on stdout: {status, replayed, idempotencyKey, job} when created,
-{status, problem, idempotencyKey} when the service refused the job.
+{status, problem, idempotencyKey} when the service refused the job; with --verify,
+{status: 200, verified} or {status, problem}.
 
 Exit codes:
   0  created (or replayed: the key was already used for this same job)
@@ -39,6 +40,14 @@ pub struct SubmitArgs {
     /// earlier submission safely. [default: a new random UUID]
     #[arg(long)]
     pub idempotency_key: Option<String>,
+    /// A photo of the job (JPEG, PNG, WebP or GIF); repeat for up to 5. The job
+    /// then goes to /jobs/with-attachments as multipart/form-data.
+    #[arg(long = "image", value_name = "FILE")]
+    pub images: Vec<PathBuf>,
+    /// Only ask the service what it would make of the job and its photos
+    /// (/verify/jobs/with-attachments): prints its answer, creates nothing.
+    #[arg(long)]
+    pub verify: bool,
 }
 
 pub async fn run(args: SubmitArgs) -> anyhow::Result<ExitCode> {
@@ -51,14 +60,67 @@ pub async fn run(args: SubmitArgs) -> anyhow::Result<ExitCode> {
         Some(key) => key,
         None => new_idempotency_key(),
     };
+    let images = read_images(&args.images)?;
     let client = super::client_from(&args.client)?;
-    let result = client.create_job_from_json(body, &key).await;
+    if args.verify {
+        return verify(&client, body, images).await;
+    }
+    let result = if images.is_empty() {
+        client.create_job_from_json(body, &key).await
+    } else {
+        client
+            .create_job_with_images(body, images, Some(key.clone()))
+            .await
+    };
     if let Err(ClientError::Config(message)) = &result {
         anyhow::bail!("{message}");
     }
     let (report, code) = outcome_report(result, &key);
     println!("{}", serde_json::to_string_pretty(&report)?);
     Ok(ExitCode::from(code))
+}
+
+/// Each `--image` as (file name, bytes); the service judges the content.
+fn read_images(paths: &[PathBuf]) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+    paths
+        .iter()
+        .map(|path| {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let name = path
+                .file_name()
+                .map(|name| name.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            Ok((name, bytes))
+        })
+        .collect()
+}
+
+/// `--verify`: prints the service's reading of the job, or its problem.
+async fn verify(
+    client: &intake_client::Client,
+    body: Vec<u8>,
+    images: Vec<(String, Vec<u8>)>,
+) -> anyhow::Result<ExitCode> {
+    match client.verify_job_with_images(body, images).await {
+        Ok(result) => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&json!({"status": 200, "verified": result}))?
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(ClientError::Config(message)) => anyhow::bail!("{message}"),
+        Err(error) => {
+            let (report, code) = outcome_report(Err(error), "");
+            let mut report = report;
+            if let Some(object) = report.as_object_mut() {
+                object.remove("idempotencyKey");
+            }
+            println!("{}", serde_json::to_string_pretty(&report)?);
+            Ok(ExitCode::from(code))
+        }
+    }
 }
 
 /// The JSON printed on stdout and the exit code, for an outcome under `key`.

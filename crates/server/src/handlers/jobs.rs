@@ -2,3 +2,4 @@
 
 pub mod create;
 pub mod get;
+pub mod with_attachments;

@@ -1,10 +1,14 @@
 //! `spawn_app()` and friends.
 
+pub mod forms;
+pub mod photos;
+
 use intake_core::{Environment, KeyPolicy, MasterKey, NewKey, Store};
-use intake_server::{AppState, Application, ServerConfig};
+use intake_server::{AppState, Application, ImageStore, ImageStoreLocation, ServerConfig};
 use intake_signature::{digest_header, sign, Algorithm, Message};
 use intake_store_sqlite::SqliteStore;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::sync::oneshot;
 
@@ -15,6 +19,8 @@ pub struct TestApp {
     pub store: Arc<dyn Store>,
     pub master: MasterKey,
     pub http: reqwest::Client,
+    /// The folder of the image store (`DATA_DIR/images`).
+    pub image_dir: PathBuf,
     stop: Option<oneshot::Sender<()>>,
     pub finished: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
     _dir: tempfile::TempDir,
@@ -38,9 +44,12 @@ pub async fn spawn_app_with(config: ServerConfig) -> TestApp {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&url).await.unwrap());
     let master = MasterKey::generate();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let image_dir = dir.path().join("images");
+    let images = ImageStore::open(&ImageStoreLocation::Local(image_dir.clone())).unwrap();
     let state = AppState::load(store.clone(), master.clone(), config)
         .await
-        .unwrap();
+        .unwrap()
+        .with_images(images);
     let app = Application::build(listener, state.clone());
     let address = app.local_addr().unwrap();
     let (stop, stopped) = oneshot::channel::<()>();
@@ -53,6 +62,7 @@ pub async fn spawn_app_with(config: ServerConfig) -> TestApp {
         store,
         master,
         http: reqwest::Client::new(),
+        image_dir,
         stop: Some(stop),
         finished: Some(finished),
         _dir: dir,
@@ -286,7 +296,10 @@ impl TestApp {
             .map(|r| r.validate(tree, geography).unwrap())
             .collect();
         self.store.import_trades(&valid).await.unwrap();
-        assert!(self.state.refresh_directory().await.unwrap());
+        // False when the background refresher got there first; either way it is loaded now.
+        self.state.refresh_directory().await.unwrap();
+        let version = self.store.directory_version().await.unwrap();
+        assert_eq!(self.state.directory.current().directory.version, version);
     }
 
     /// A signed GET through the intake client.

@@ -3,6 +3,8 @@
 
 mod helpers;
 
+mod attachments;
+mod attachments_edges;
 mod auth;
 mod categories;
 mod errors;
@@ -12,3 +14,4 @@ mod options;
 mod shutdown;
 mod trades;
 mod unchanged;
+mod verify;

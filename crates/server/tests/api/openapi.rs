@@ -63,6 +63,8 @@ async fn every_documented_route_is_served_and_every_served_route_is_documented()
         "GET /api/v1/category",
         "GET /v1/affiliate-job/trades/search",
         "POST /v1/affiliate-job/jobs",
+        "POST /v1/affiliate-job/jobs/with-attachments",
+        "POST /v1/affiliate-job/verify/jobs/with-attachments",
         "GET /v1/affiliate-job/jobs/{id}",
         "GET /v1/affiliate-job/openapi.json",
         "GET /v1/affiliate-job/preferred-start-options",

@@ -1,0 +1,163 @@
+//! `POST /jobs/with-attachments`: a signed job with up to five photos, as
+//! `multipart/form-data`; 201 with its recipients, exactly as `POST /jobs`.
+//!
+//! The same line as `/jobs` (repeat check, validate, screen, match, one store
+//! transaction), with the photos checked and written to the image store
+//! before the job is committed. Whatever stops the job after that (a store
+//! failure, a concurrent repeat committed first) deletes the photos again.
+
+pub mod form;
+pub mod photos;
+
+use super::create::{commit, earlier_answer, prepare, Prepared};
+use crate::auth::AuthenticatedKey;
+use crate::error::ApiError;
+use crate::idempotency::{InFlightGuard, Submission};
+use crate::state::AppState;
+use axum::body::Bytes;
+use axum::extract::{OriginalUri, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use axum::Extension;
+use intake_api::jobs::{JobCreated, IDEMPOTENCY_REPLAYED};
+use intake_core::jobs::CreationSource;
+use tower_http::request_id::RequestId;
+use utoipa::ToSchema;
+
+/// The multipart form of a job with photos (documentation only: the server
+/// reads the parts itself, see `form`).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct JobWithAttachmentsForm {
+    /// The job as a JSON string, exactly the body of `POST /jobs` (see `JobRequest`).
+    #[schema(
+        example = r#"{"categoryId":1335,"description":"Boiler not working, no hot water since Monday.","email":"sam.jones@example.com","phone":"07900000000","firstName":"Sam","lastName":"Jones","postcode":"SW1A 1AA"}"#
+    )]
+    data: String,
+    /// 0 to 5 photos, one per `images` part, each at most 10 MiB and 40
+    /// megapixels: JPEG, PNG, WebP or GIF, judged by content. Metadata (EXIF,
+    /// GPS, text chunks, ICC) is removed; the file name is kept as a label only.
+    #[schema(value_type = Vec<String>, format = Binary, required = false)]
+    images: Vec<Vec<u8>>,
+}
+
+/// Creates a job with photos and sends it to the best trades for it.
+#[utoipa::path(
+    post,
+    operation_id = "createJobWithAttachments",
+    path = "/jobs/with-attachments",
+    tag = "jobs",
+    request_body(content = JobWithAttachmentsForm, content_type = "multipart/form-data"),
+    params(("Idempotency-Key" = Option<String>, Header, description = "As on POST /jobs: a repeat with the same multipart bytes gets the first answer, with other bytes a 409.")),
+    security(("signature" = [])),
+    responses(
+        (status = 201, description = "The job and its photos were stored and sent to these trades (in staging: would have been)", body = JobCreated),
+        (status = 400, description = "Malformed multipart, no `data` field, `data` not valid JSON, invalid members, more than 5 images, or a file that is not an acceptable image (each named)", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid signature, or a digest that does not match the multipart bytes", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No trade in the category covers the postcode", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Idempotency-Key reused with another body, or the same submission still in flight", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the multipart limit (50 MiB by default)", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not multipart/form-data", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Job classified as spam", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store or the image store is unavailable; nothing was kept; retry after Retry-After", body = intake_api::Problem, content_type = "application/problem+json")
+    )
+)]
+pub async fn create_with_attachments(
+    State(state): State<AppState>,
+    Extension(key): Extension<AuthenticatedKey>,
+    request_id: Option<Extension<RequestId>>,
+    OriginalUri(uri): OriginalUri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let boundary = form::boundary(&headers)?;
+    // The raw multipart bytes are the submission: a repeat must send the same ones.
+    let submission = Submission::of(&key, &headers, "POST", uri.path(), &body)?;
+    let in_flight = state.in_flight.enter(submission.scopes())?;
+    if let Some(answer) = earlier_answer(&state, &submission).await? {
+        return Ok(answer);
+    }
+    let form = form::read(boundary, body, form_limits(&state)).await?;
+    let prepared = prepare(&state, &key, &form.data).await?;
+    let checked = photos::check_all(form.uploads, state.config.image_limits).await?;
+    let request_id = request_id
+        .and_then(|id| id.0.header_value().to_str().ok().map(str::to_owned))
+        .unwrap_or_default();
+    // Writing runs to its end even if the client goes away or the request
+    // times out: stopped half-way, it could not tell whether the job was
+    // committed, and so whether its photos must stay.
+    let write = Write {
+        state: state.clone(),
+        key,
+        submission,
+        prepared,
+        request_id,
+        checked,
+        in_flight,
+    };
+    tokio::spawn(write.run())
+        .await
+        .map_err(|error| ApiError::Internal(format!("writing a job with photos: {error}")))?
+}
+
+/// Everything needed to store the photos and commit the job.
+struct Write {
+    state: AppState,
+    key: AuthenticatedKey,
+    submission: Submission,
+    prepared: Prepared,
+    request_id: String,
+    checked: Vec<photos::Checked>,
+    /// Held until the job is written or given up, so a repeat waits for it.
+    in_flight: InFlightGuard,
+}
+
+impl Write {
+    /// Stores the photos, then commits the job with them; when no new job
+    /// results (a failure, or a repeat committed first), deletes the photos.
+    async fn run(self) -> Result<Response, ApiError> {
+        let Write {
+            state,
+            key,
+            submission,
+            prepared,
+            request_id,
+            checked,
+            in_flight: _in_flight,
+        } = self;
+        let (images, written) = photos::store_all(&state.images, checked).await?;
+        let answer = commit(
+            &state,
+            &key,
+            &submission,
+            prepared,
+            CreationSource::ApiWithAttachments,
+            request_id,
+            images,
+        )
+        .await;
+        match answer {
+            Ok(response) if is_new_job(&response) => {
+                written.keep();
+                Ok(response)
+            }
+            other => {
+                written.discard().await;
+                other
+            }
+        }
+    }
+}
+
+/// The form limits of this server.
+pub fn form_limits(state: &AppState) -> form::FormLimits {
+    form::FormLimits {
+        max_images: state.config.image_limits.max_images,
+        max_data_bytes: state.config.body_limit,
+    }
+}
+
+fn is_new_job(response: &Response) -> bool {
+    response.status() == StatusCode::CREATED
+        && !response.headers().contains_key(IDEMPOTENCY_REPLAYED)
+}

@@ -1,0 +1,70 @@
+//! `POST /verify/jobs/with-attachments`: what the service would make of a job
+//! with photos, answered without creating anything.
+//!
+//! Same signature, multipart reading, validation, spam screen and image
+//! checks as `POST /jobs/with-attachments`, so it refuses exactly what the
+//! real endpoint refuses (400, 401, 413, 415, 422). Nothing is written: no
+//! job, no image file, no idempotency record, no in-flight marker.
+
+mod checks;
+pub mod headers;
+
+use crate::auth::AuthenticatedKey;
+use crate::error::ApiError;
+use crate::handlers::jobs::with_attachments::{form, form_limits, photos};
+use crate::state::AppState;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::{Extension, Json};
+use intake_api::jobs::Consumer;
+use intake_api::verify::{VerifiedBody, VerifyResult};
+use intake_core::jobs::CreationSource;
+
+/// Checks a job with photos as the real endpoint would, and shows the result.
+#[utoipa::path(
+    post,
+    operation_id = "verifyJobWithAttachments",
+    path = "/verify/jobs/with-attachments",
+    tag = "jobs",
+    request_body(content = crate::handlers::jobs::with_attachments::JobWithAttachmentsForm, content_type = "multipart/form-data"),
+    security(("signature" = [])),
+    responses(
+        (status = 200, description = "The job is acceptable: how it was read, the headers received (credentials removed), the trades it would go to (empty when none serves it) and the images it would keep. Nothing was created.", body = VerifyResult),
+        (status = 400, description = "As for POST /jobs/with-attachments", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid signature", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the multipart limit", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not multipart/form-data", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Job classified as spam", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store is unavailable; retry after Retry-After", body = intake_api::Problem, content_type = "application/problem+json")
+    )
+)]
+pub async fn verify_with_attachments(
+    State(state): State<AppState>,
+    Extension(key): Extension<AuthenticatedKey>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<VerifyResult>, ApiError> {
+    let boundary = form::boundary(&headers)?;
+    let form = form::read(boundary, body, form_limits(&state)).await?;
+    let job = checks::validate_and_screen(&state, &key, &form.data)?;
+    let checked = photos::check_all(form.uploads, state.config.image_limits).await?;
+    let found_trades = checks::found_trades(&state, &job).await?;
+    Ok(Json(VerifyResult {
+        body: VerifiedBody {
+            category_id: job.category_id,
+            description: job.description.clone(),
+            postcode: job.postcode.to_string(),
+            creation_source: CreationSource::ApiWithAttachments.as_str().to_owned(),
+        },
+        headers: headers::echoed(&headers),
+        consumer: Consumer {
+            email: job.email.to_string(),
+            first_name: job.first_name.clone(),
+            last_name: job.last_name.clone(),
+            phone: job.phone.as_str().to_owned(),
+        },
+        found_trades,
+        images: checked.into_iter().map(|c| c.name).collect(),
+    }))
+}
