@@ -256,6 +256,25 @@ fn independent_signers_interoperate() {
     let data = tempfile::tempdir().expect("temp data dir");
     let staging = create_key(data.path(), "interop-staging", "staging");
     let production = create_key(data.path(), "interop-production", "production");
+    // One boiler engineer near Westminster, so that a job can be created.
+    let trades = data.path().join("trades.jsonl");
+    std::fs::write(
+        &trades,
+        r#"{"companyId":1,"companyName":"Interop Heating","basePostcode":"SW1A 2AA","coverage":{"radiusMiles":10},"categories":[1335],"delivery":{"email":"jobs@interop-heating.co.uk"}}"#,
+    )
+    .expect("write the trades file");
+    let imported = intake()
+        .args(["import", "trades"])
+        .arg(&trades)
+        .arg("--data-dir")
+        .arg(data.path())
+        .output()
+        .expect("run intake import trades");
+    assert!(
+        imported.status.success(),
+        "import failed: {}",
+        String::from_utf8_lossy(&imported.stderr)
+    );
     let (server, base_url, log) = start_server(data.path());
 
     let env = [

@@ -237,3 +237,127 @@ pub async fn a_saved_category_tree_reads_back(store: &dyn Store) {
     assert_eq!(store.category_tree().await.unwrap().as_deref(), Some(json));
     assert!(store.directory_version().await.unwrap() > version);
 }
+
+/// A job for store tests, with one idempotency record of `scope`.
+fn new_job(id: &str, scope: &str, expires_in: time::Duration) -> crate::jobs::NewJob {
+    use crate::jobs::{CreationSource, IdempotencyRecord, JobImage, NewJob, NewRecipient};
+    let value = serde_json::json!({"categoryId": 1335, "description": "Boiler not working, no hot water", "email": "sam@example.com",
+        "phone": "07900000000", "firstName": "Sam", "lastName": "Jones", "postcode": "SW1A 1AA",
+        "address": {"line1": "1 High St", "city": "London", "postcode": "SW1A 2AA"}, "preferredStart": {"id": "URGENT", "date": "2026-12-01"}});
+    let job = crate::jobs::validate(&value, crate::categories::CategoryTree::embedded())
+        .expect("a valid job");
+    let now = OffsetDateTime::now_utc().replace_nanosecond(0).unwrap();
+    NewJob {
+        id: id.to_owned(),
+        environment: Environment::Production,
+        key_id: "prd_key".to_owned(),
+        application: "Acme".to_owned(),
+        creation_source: CreationSource::ApiWithAttachments,
+        request_id: "req-1".to_owned(),
+        received_at: now,
+        job,
+        recipients: vec![
+            NewRecipient {
+                company_id: 7,
+                name: "Seven".to_owned(),
+                rank: 1,
+            },
+            NewRecipient {
+                company_id: 3,
+                name: "Three".to_owned(),
+                rank: 2,
+            },
+        ],
+        images: vec![JobImage {
+            id: "img-1".to_owned(),
+            object_key: "jobs/x/1.jpg".to_owned(),
+            file_name: "boiler.jpg".to_owned(),
+            content_type: "image/jpeg".to_owned(),
+            width: 640,
+            height: 480,
+            bytes: 12345,
+        }],
+        idempotency: vec![IdempotencyRecord {
+            scope: scope.to_owned(),
+            request_hash: "hash".to_owned(),
+            status: 201,
+            body: format!("{{\"id\":\"{id}\"}}"),
+            expires_at: now + expires_in,
+        }],
+    }
+}
+
+/// A job is written whole and reads back as written; a second job with the
+/// same scope writes nothing and gets the first record.
+pub async fn a_job_reads_back_whole_and_a_repeated_scope_writes_nothing(store: &dyn Store) {
+    use crate::jobs::CreateOutcome;
+    let first = new_job("job-1", "k:prd_key:order-1", time::Duration::hours(24));
+    assert_eq!(
+        store.create_job(&first).await.unwrap(),
+        CreateOutcome::Created
+    );
+    let stored = store.job("job-1").await.unwrap().expect("stored");
+    assert_eq!(stored.job, first.clone_without_idempotency());
+    let states: Vec<_> = stored
+        .recipients
+        .iter()
+        .map(|r| (r.company_id, r.rank, r.delivery_state.as_str()))
+        .collect();
+    assert_eq!(states, [(7, 1, "pending"), (3, 2, "pending")]);
+
+    let repeat = new_job("job-2", "k:prd_key:order-1", time::Duration::hours(24));
+    match store.create_job(&repeat).await.unwrap() {
+        CreateOutcome::Existing(record) => assert_eq!(record, first.idempotency[0]),
+        other => panic!("expected the first record, got {other:?}"),
+    }
+    assert!(store.job("job-2").await.unwrap().is_none());
+    let counts = store.counts().await.unwrap();
+    assert_eq!(
+        (counts.jobs, counts.recipients, counts.idempotency),
+        (1, 2, 1)
+    );
+    let found = store
+        .idempotency("k:prd_key:order-1", OffsetDateTime::now_utc())
+        .await
+        .unwrap();
+    assert_eq!(found.as_ref(), Some(&first.idempotency[0]));
+    let leads = store
+        .recent_leads(
+            &[7, 3, 99],
+            OffsetDateTime::now_utc() - time::Duration::days(1),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        (leads.get(&7), leads.get(&3), leads.get(&99)),
+        (Some(&1), Some(&1), None)
+    );
+}
+
+/// An expired record no longer answers, and its scope can be used again.
+pub async fn an_expired_idempotency_record_frees_its_scope(store: &dyn Store) {
+    use crate::jobs::CreateOutcome;
+    let old = new_job("job-old", "k:prd_key:reused", time::Duration::seconds(-1));
+    assert_eq!(
+        store.create_job(&old).await.unwrap(),
+        CreateOutcome::Created
+    );
+    assert!(store
+        .idempotency("k:prd_key:reused", OffsetDateTime::now_utc())
+        .await
+        .unwrap()
+        .is_none());
+    let new = new_job("job-new", "k:prd_key:reused", time::Duration::hours(1));
+    assert_eq!(
+        store.create_job(&new).await.unwrap(),
+        CreateOutcome::Created
+    );
+    assert_eq!(store.counts().await.unwrap().jobs, 2);
+    assert_eq!(
+        store
+            .purge_idempotency(OffsetDateTime::now_utc() + time::Duration::hours(2))
+            .await
+            .unwrap(),
+        1
+    );
+}

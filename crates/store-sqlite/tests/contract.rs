@@ -28,6 +28,8 @@ contract_tests!(
     imported_trades_are_indexed_and_replaced_whole,
     a_failed_import_writes_nothing,
     a_saved_category_tree_reads_back,
+    a_job_reads_back_whole_and_a_repeated_scope_writes_nothing,
+    an_expired_idempotency_record_frees_its_scope,
 );
 
 #[tokio::test]

@@ -146,6 +146,39 @@ def check_unauthorized(status, headers, body):
     return None
 
 
+def post_job(target, key_id, secret):
+    """A job POSTed as the marketplace documents it: relative (request-target), an ISO-8601 Date as
+    JavaScript's `new Date().toISOString()` gives, the digest signed. Expects 201 with trades."""
+    body = json.dumps({
+        "description": "Boiler not working, no hot water since Monday.",
+        "categoryId": "1335",
+        "email": "sam.jones@example.com",
+        "phone": "07900000000",
+        "firstName": "Sam",
+        "lastName": "Jones",
+        "postcode": "SW1A 1AA",
+        "preferredStart": {"id": "URGENT"},
+    }).encode("utf-8")
+    iso_date = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
+    headers = {"Host": target.host, "Date": iso_date, "Content-Type": "application/json",
+               "Content-Length": str(len(body)), "Digest": sha256_digest(body)}
+    signer = httpsig.HeaderSigner(key_id, secret.encode("utf-8"), "hmac-sha256", FULL_COVERAGE)
+    signed = dict(signer.sign(headers, host=target.host, method="POST", path="/jobs"))
+    conn = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
+    try:
+        conn.request("POST", BASE_PATH + "/jobs", body=body, headers=signed)
+        resp = conn.getresponse()
+        status, payload = resp.status, resp.read()
+    finally:
+        conn.close()
+    if status != 201:
+        return "expected 201, got %d: %s" % (status, payload[:500].decode("utf-8", "replace"))
+    created = json.loads(payload)
+    if not created.get("id") or not created.get("trades"):
+        return "201 without an id and trades: %r" % (created,)
+    return None
+
+
 def detail_of(body):
     try:
         return json.loads(body).get("detail", "")
@@ -208,6 +241,14 @@ def main():
             failed += 1
             print("FAIL  python %s: %s" % (name, problem))
             print("      sent GET %s headers=%s body=%r" % (path, json.dumps(headers), body))
+
+    problem = post_job(target, key_id, secret)
+    if problem is None:
+        passed += 1
+        print("ok    python POST /jobs (relative target, ISO date, digest): 201")
+    else:
+        failed += 1
+        print("FAIL  python POST /jobs: %s" % problem)
 
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0

@@ -6,3 +6,4 @@ mod config;
 mod directory;
 mod keys;
 mod secrets;
+mod submit;

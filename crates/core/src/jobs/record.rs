@@ -104,6 +104,16 @@ pub struct NewJob {
     pub idempotency: Vec<IdempotencyRecord>,
 }
 
+impl NewJob {
+    /// The job as a store reads it back (idempotency records are kept apart).
+    pub fn clone_without_idempotency(&self) -> NewJob {
+        NewJob {
+            idempotency: Vec::new(),
+            ..self.clone()
+        }
+    }
+}
+
 /// What `Store::create_job` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CreateOutcome {

@@ -1,0 +1,68 @@
+use crate::helpers::{create_key, data_dir, intake, run_ok, Server};
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn intake_submit_creates_a_job_and_its_exit_code_names_each_refusal() {
+    let (tmp, dir) = data_dir();
+    let key = create_key(&dir, "staging");
+    let trades = tmp.path().join("trades.jsonl");
+    std::fs::write(
+        &trades,
+        r#"{"companyId":9,"companyName":"Westminster Heating","basePostcode":"SW1A 2AA","coverage":{"radiusMiles":10},"categories":[1335],"delivery":{"email":"jobs@wh.co.uk"}}"#,
+    )
+    .unwrap();
+    run_ok(&dir, &["import", "trades", trades.to_str().unwrap()]);
+    let server = Server::start(&dir, &[], &[]);
+
+    let job = json!({"description": "Boiler not working, no hot water", "categoryId": 1335, "email": "sam@example.com",
+        "phone": "07900000000", "firstName": "Sam", "lastName": "Jones", "postcode": "SW1A 1AA"});
+    let submit = |body: &Value, extra: &[&str]| {
+        let file = tmp.path().join("job.json");
+        std::fs::write(&file, body.to_string()).unwrap();
+        intake()
+            .args([
+                "submit",
+                file.to_str().unwrap(),
+                "--base-url",
+                &server.base_url(),
+                "--key-id",
+                &key.key_id,
+            ])
+            .args(extra)
+            .env("INTAKE_KEY_SECRET", &key.secret)
+            .output()
+            .unwrap()
+    };
+
+    let created = submit(&job, &["--idempotency-key", "cli-1"]);
+    assert_eq!(
+        created.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&created.stderr)
+    );
+    let out: Value = serde_json::from_slice(&created.stdout).unwrap();
+    assert_eq!(out["status"], 201);
+    assert_eq!(out["replayed"], false);
+    assert_eq!(out["job"]["trades"][0]["id"], 9);
+
+    let replayed: Value =
+        serde_json::from_slice(&submit(&job, &["--idempotency-key", "cli-1"]).stdout).unwrap();
+    assert_eq!(
+        (replayed["replayed"].clone(), replayed["job"]["id"].clone()),
+        (json!(true), out["job"]["id"].clone())
+    );
+
+    let mut nowhere = job.clone();
+    nowhere["postcode"] = json!("BT1 1AA");
+    assert_eq!(submit(&nowhere, &[]).status.code(), Some(4), "no trade: 4");
+    let mut spam = job.clone();
+    spam["description"] = json!("Visit www.cheap-watches.ru for deals");
+    assert_eq!(submit(&spam, &[]).status.code(), Some(5), "spam: 5");
+    let mut invalid = job.clone();
+    invalid["email"] = json!("nope");
+    let refused = submit(&invalid, &[]);
+    assert_eq!(refused.status.code(), Some(2), "invalid: 2");
+    let out: Value = serde_json::from_slice(&refused.stdout).unwrap();
+    assert_eq!(out["problem"]["status"], 400);
+}
