@@ -6,11 +6,11 @@
 //! real endpoint refuses (400, 401, 413, 415, 422). Nothing is written: no
 //! job, no image file, no idempotency record, no in-flight marker.
 
-mod checks;
 pub mod headers;
 
 use crate::auth::AuthenticatedKey;
 use crate::error::ApiError;
+use crate::handlers::jobs::create::{recipients, validate_and_screen};
 use crate::handlers::jobs::with_attachments::{form, form_limits, photos};
 use crate::state::AppState;
 use axum::body::Bytes;
@@ -18,7 +18,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::{Extension, Json};
 use intake_api::jobs::Consumer;
-use intake_api::verify::{VerifiedBody, VerifyResult};
+use intake_api::verify::{FoundTrade, VerifiedBody, VerifyResult};
 use intake_core::jobs::CreationSource;
 
 /// Checks a job with photos as the real endpoint would, and shows the result.
@@ -47,9 +47,16 @@ pub async fn verify_with_attachments(
 ) -> Result<Json<VerifyResult>, ApiError> {
     let boundary = form::boundary(&headers)?;
     let form = form::read(boundary, body, form_limits(&state)).await?;
-    let job = checks::validate_and_screen(&state, &key, &form.data)?;
+    let job = validate_and_screen(&state, &key, &form.data)?;
     let checked = photos::check_all(form.uploads, state.config.image_limits).await?;
-    let found_trades = checks::found_trades(&state, &job).await?;
+    let found_trades = recipients(&state, &job)
+        .await?
+        .into_iter()
+        .map(|r| FoundTrade {
+            company_id: r.company_id,
+            name: r.name,
+        })
+        .collect();
     Ok(Json(VerifyResult {
         body: VerifiedBody {
             category_id: job.category_id,

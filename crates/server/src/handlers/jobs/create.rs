@@ -96,14 +96,37 @@ pub async fn prepare(
     key: &AuthenticatedKey,
     value: &serde_json::Value,
 ) -> Result<Prepared, ApiError> {
+    let job = validate_and_screen(state, key, value)?;
+    let recipients = recipients(state, &job).await?;
+    if recipients.is_empty() {
+        let snapshot = state.directory.current();
+        let label = snapshot
+            .directory
+            .tree
+            .get(job.category_id)
+            .map(|c| c.label.clone())
+            .unwrap_or_default();
+        return Err(ApiError::NotFound(format!(
+            "No trade in category {} ({label}) covers {} yet; nothing was created.",
+            job.category_id, job.postcode
+        )));
+    }
+    Ok(Prepared { job, recipients })
+}
+
+/// Validates and screens a decoded job: 400 or 422 on the way. Shared with /verify.
+pub(crate) fn validate_and_screen(
+    state: &AppState,
+    key: &AuthenticatedKey,
+    value: &serde_json::Value,
+) -> Result<ValidatedJob, ApiError> {
     let snapshot = state.directory.current();
     let job = validate(value, &snapshot.directory.tree).map_err(|errors| {
         let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
         ApiError::BadRequest(format!("The job is invalid: {}.", list.join("; ")))
     })?;
     screen_for_spam(state, key, &job)?;
-    let recipients = choose(state, &job).await?;
-    Ok(Prepared { job, recipients })
+    Ok(job)
 }
 
 /// Writes the job with its recipients and idempotency records, and answers 201
@@ -218,8 +241,11 @@ fn screen_for_spam(
     Ok(())
 }
 
-/// The trades the job goes to, best first; 404 when none serves it.
-async fn choose(state: &AppState, job: &ValidatedJob) -> Result<Vec<NewRecipient>, ApiError> {
+/// The trades the job goes to, best first; empty when none serves it. Shared with /verify.
+pub(crate) async fn recipients(
+    state: &AppState,
+    job: &ValidatedJob,
+) -> Result<Vec<NewRecipient>, ApiError> {
     let snapshot = state.directory.current();
     let directory = &snapshot.directory;
     let location = Geography::embedded().locate(&job.postcode);
@@ -228,15 +254,7 @@ async fn choose(state: &AppState, job: &ValidatedJob) -> Result<Vec<NewRecipient
             .index
             .matches(&directory.tree, job.category_id, &job.postcode, location);
     if matches.is_empty() {
-        let label = directory
-            .tree
-            .get(job.category_id)
-            .map(|c| c.label.as_str())
-            .unwrap_or_default();
-        return Err(ApiError::NotFound(format!(
-            "No trade in category {} ({label}) covers {} yet; nothing was created.",
-            job.category_id, job.postcode
-        )));
+        return Ok(Vec::new());
     }
     let max = state.config.max_recipients;
     // Fairness only reorders near-equals, so only the best few need their lead counts.
