@@ -30,6 +30,9 @@ pub enum Command {
     Submit(SubmitArgs),
     /// Load-test a running service and compare with its /healthz ceiling.
     Bench(BenchArgs),
+    /// Train the spam text model and measure the spam screen (docs/spam.md).
+    #[command(subcommand)]
+    Spam(SpamCommand),
 }
 
 /// Where the service keeps its data; shared by every server-side command.
@@ -169,4 +172,26 @@ pub struct BenchArgs {
     /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SpamCommand {
+    /// Train the text model on the train split and write it.
+    Train {
+        /// The labelled set, JSON Lines.
+        #[arg(long, default_value = "data/spam/labelled.jsonl")]
+        data: PathBuf,
+        /// Where to write the model.
+        #[arg(long, default_value = "data/spam/model.json")]
+        output: PathBuf,
+    },
+    /// Measure the standard screen on the test split and list its mistakes.
+    Eval {
+        /// The labelled set, JSON Lines.
+        #[arg(long, default_value = "data/spam/labelled.jsonl")]
+        data: PathBuf,
+        /// The score at which a job is spam.
+        #[arg(long, default_value_t = 1.0)]
+        threshold: f64,
+    },
 }

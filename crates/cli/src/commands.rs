@@ -5,6 +5,7 @@ mod import;
 mod keys;
 mod options;
 mod serve;
+mod spam;
 pub mod submit;
 
 use crate::cli::{Cli, ClientArgs, Command};
@@ -22,6 +23,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Options(args) => options::run(args).await,
         Command::Submit(args) => submit::run(args).await,
         Command::Bench(args) => crate::bench::run(args).await,
+        Command::Spam(command) => spam::run(command).await,
     }
 }
 

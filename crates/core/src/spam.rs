@@ -14,13 +14,25 @@
 //! Screening does no I/O; patterns are compiled once, and a clean job costs no
 //! allocation beyond the empty list of reasons.
 
+mod disposable;
+mod gibberish;
+pub mod labelled;
+mod language;
 mod links;
+mod marketing;
+mod model;
+mod names;
 mod repeats;
+mod standard;
+mod test_submission;
+mod text_model;
 mod thin;
 mod words;
 
 #[cfg(test)]
 mod corpus_tests;
+#[cfg(test)]
+mod eval_tests;
 #[cfg(test)]
 mod tests;
 
@@ -28,8 +40,16 @@ use std::fmt;
 
 use serde::Serialize;
 
+pub use disposable::DisposableEmail;
+pub use gibberish::Gibberish;
+pub use language::NotEnglish;
 pub use links::Links;
+pub use marketing::Marketing;
+pub use model::{embedded_model, NaiveBayes};
+pub use names::ImplausibleName;
 pub use repeats::RepeatedCharacters;
+pub use test_submission::TestSubmission;
+pub use text_model::TextModel;
 pub use thin::ThinDescription;
 
 /// What the screen looks at. The caller has already validated each field's

@@ -15,7 +15,7 @@ fn assess(description: &str) -> Assessment {
     })
 }
 
-const REAL_JOBS: &[&str] = &[
+pub(super) const REAL_JOBS: &[&str] = &[
     // From the issue.
     "Boiler not working, no hot water",
     "Leaking tap in kitchen needs fixing",

@@ -1,0 +1,170 @@
+//! A multinomial naive Bayes model of descriptions, trained on the labelled
+//! set in `data/spam/` and embedded in the binary.
+//!
+//! The model keeps integer counts only, in a sorted map, so training twice on
+//! the same examples writes the same JSON byte for byte; log-probabilities are
+//! derived from the counts when scoring.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+/// The committed model, trained by `intake spam train` on the train split.
+const EMBEDDED: &str = include_str!("../../../../data/spam/model.json");
+
+/// How often each token was seen in spam and in ham descriptions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NaiveBayes {
+    /// Spam descriptions trained on.
+    pub spam_documents: u32,
+    /// Ham descriptions trained on.
+    pub ham_documents: u32,
+    /// Tokens counted in spam descriptions.
+    pub spam_tokens: u32,
+    /// Tokens counted in ham descriptions.
+    pub ham_tokens: u32,
+    /// Each token with its `[spam, ham]` counts, in sorted order.
+    pub vocabulary: BTreeMap<String, [u32; 2]>,
+}
+
+impl NaiveBayes {
+    /// Counts the tokens of each `(description, is_spam)` example.
+    pub fn train(examples: &[(&str, bool)]) -> NaiveBayes {
+        let mut model = NaiveBayes {
+            spam_documents: 0,
+            ham_documents: 0,
+            spam_tokens: 0,
+            ham_tokens: 0,
+            vocabulary: BTreeMap::new(),
+        };
+        for &(text, is_spam) in examples {
+            let class = usize::from(!is_spam);
+            if is_spam {
+                model.spam_documents += 1;
+            } else {
+                model.ham_documents += 1;
+            }
+            for token in tokens(text) {
+                model.vocabulary.entry(token).or_insert([0, 0])[class] += 1;
+                if is_spam {
+                    model.spam_tokens += 1;
+                } else {
+                    model.ham_tokens += 1;
+                }
+            }
+        }
+        model
+    }
+
+    /// The natural log of the odds that `text` is spam: positive leans spam.
+    ///
+    /// Laplace (add-one) smoothing over the vocabulary. Tokens never seen in
+    /// training are skipped rather than smoothed: they say nothing about
+    /// either class, and counting them would let length alone move the odds.
+    pub fn log_odds(&self, text: &str) -> f64 {
+        if self.spam_documents == 0 || self.ham_documents == 0 {
+            return 0.0;
+        }
+        let size = self.vocabulary.len() as f64;
+        let spam_total = f64::from(self.spam_tokens) + size;
+        let ham_total = f64::from(self.ham_tokens) + size;
+        let prior = (f64::from(self.spam_documents) / f64::from(self.ham_documents)).ln();
+        tokens(text)
+            .filter_map(|token| self.vocabulary.get(&token))
+            .fold(prior, |odds, [spam, ham]| {
+                let p_spam = (f64::from(*spam) + 1.0) / spam_total;
+                let p_ham = (f64::from(*ham) + 1.0) / ham_total;
+                odds + p_spam.ln() - p_ham.ln()
+            })
+    }
+
+    /// The model as pretty JSON with a final newline, as committed.
+    pub fn to_json(&self) -> String {
+        let mut json = serde_json::to_string_pretty(self).expect("counts always serialise");
+        json.push('\n');
+        json
+    }
+
+    /// Reads a model written by [`NaiveBayes::to_json`].
+    pub fn from_json(json: &str) -> Result<NaiveBayes, serde_json::Error> {
+        serde_json::from_str(json)
+    }
+}
+
+/// The model in `data/spam/model.json`, parsed once.
+pub fn embedded_model() -> &'static NaiveBayes {
+    static MODEL: OnceLock<NaiveBayes> = OnceLock::new();
+    MODEL.get_or_init(|| NaiveBayes::from_json(EMBEDDED).expect("the embedded model is valid"))
+}
+
+/// Word unigrams and bigrams of the lowercased text. Digits are folded to `0`
+/// so "3m" and "12m" count as one token: sizes and prices say "a real job",
+/// whatever the number.
+fn tokens(text: &str) -> impl Iterator<Item = String> {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '£' && c != '$')
+        .filter(|word| !word.is_empty())
+        .map(|word| {
+            word.chars()
+                .flat_map(char::to_lowercase)
+                .map(|c| if c.is_numeric() { '0' } else { c })
+                .collect()
+        })
+        .collect();
+    let bigrams: Vec<String> = words
+        .windows(2)
+        .map(|pair| format!("{} {}", pair[0], pair[1]))
+        .collect();
+    words.into_iter().chain(bigrams)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXAMPLES: &[(&str, bool)] = &[
+        ("cheap SEO services, first page of Google", true),
+        ("earn bitcoin profit fast", true),
+        ("boiler not working, no hot water", false),
+        ("leaking tap in the kitchen", false),
+    ];
+
+    #[test]
+    fn tokens_are_lowercased_unigrams_then_bigrams_with_digits_folded() {
+        let found: Vec<String> = tokens("Fit 12m cable, £500").collect();
+        assert_eq!(
+            found,
+            [
+                "fit",
+                "00m",
+                "cable",
+                "£000",
+                "fit 00m",
+                "00m cable",
+                "cable £000"
+            ]
+        );
+    }
+
+    #[test]
+    fn training_twice_writes_identical_json() {
+        let first = NaiveBayes::train(EXAMPLES).to_json();
+        let second = NaiveBayes::train(EXAMPLES).to_json();
+        assert_eq!(first, second);
+        assert_eq!(NaiveBayes::from_json(&first).unwrap().to_json(), first);
+    }
+
+    #[test]
+    fn spam_words_lean_spam_and_job_words_lean_ham() {
+        let model = NaiveBayes::train(EXAMPLES);
+        assert!(model.log_odds("SEO for your page on Google") > 0.0);
+        assert!(model.log_odds("hot water tap leaking") < 0.0);
+    }
+
+    #[test]
+    fn unseen_words_leave_only_the_prior() {
+        let model = NaiveBayes::train(EXAMPLES);
+        assert_eq!(model.log_odds("zzz qqq"), 0.0);
+    }
+}
