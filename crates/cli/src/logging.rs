@@ -6,9 +6,13 @@ use tracing_subscriber::EnvFilter;
 pub fn init(format: &str) {
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
+    // Colours only for a person at a terminal: never in files, pipes or log collectors.
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr())
+        && std::env::var_os("NO_COLOR").is_none();
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        .with_ansi(ansi);
     let result = if format == "json" {
         builder.json().try_init()
     } else {

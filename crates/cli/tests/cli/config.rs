@@ -70,3 +70,29 @@ fn a_bad_setting_stops_the_server_at_start_with_its_name() {
         assert!(stderr.contains(expected), "{name}={value}: {stderr}");
     }
 }
+
+#[test]
+fn logs_written_to_a_pipe_or_file_carry_no_colour_codes() {
+    let (_tmp, dir) = data_dir();
+    let output = intake()
+        .env_remove("NO_COLOR")
+        .args([
+            "keys",
+            "create",
+            "--name",
+            "x",
+            "--environment",
+            "staging",
+            "--data-dir",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("key created"), "{stderr}");
+    assert!(
+        !stderr.contains('\u{1b}'),
+        "ANSI escapes in a piped log: {stderr:?}"
+    );
+}
