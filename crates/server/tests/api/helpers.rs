@@ -17,6 +17,8 @@ pub struct TestApp {
     pub address: SocketAddr,
     pub state: AppState,
     pub store: Arc<dyn Store>,
+    /// The same store as its concrete type, to take it away in outage tests.
+    pub sqlite: SqliteStore,
     pub master: MasterKey,
     pub http: reqwest::Client,
     /// The folder of the image store (`DATA_DIR/images`).
@@ -41,7 +43,8 @@ pub async fn spawn_app() -> TestApp {
 pub async fn spawn_app_with(config: ServerConfig) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("intake.db").display());
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&url).await.unwrap());
+    let sqlite = SqliteStore::open(&url).await.unwrap();
+    let store: Arc<dyn Store> = Arc::new(sqlite.clone());
     let master = MasterKey::generate();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let image_dir = dir.path().join("images");
@@ -60,6 +63,7 @@ pub async fn spawn_app_with(config: ServerConfig) -> TestApp {
         address,
         state,
         store,
+        sqlite,
         master,
         http: reqwest::Client::new(),
         image_dir,

@@ -406,3 +406,37 @@ async fn a_job_can_be_read_back_by_its_application_only() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn with_the_store_gone_a_job_gets_503_with_retry_after_and_readyz_fails() {
+    let (app, key) = app_with_trades().await;
+    app.sqlite.close().await;
+    let response = app
+        .post_json(
+            &key,
+            "/jobs",
+            &job_body(),
+            &[("idempotency-key", "outage-1")],
+        )
+        .await;
+    assert_eq!(response.headers()["retry-after"], "2");
+    let answer = problem(response, 503, &api("/jobs")).await;
+    let detail = answer["detail"].as_str().unwrap();
+    assert!(detail.contains("retry"), "{detail}");
+    assert!(
+        !detail.to_lowercase().contains("pool") && !detail.contains("sqlx"),
+        "no internal text: {detail}"
+    );
+    let ready = app.http.get(app.url("/readyz")).send().await.unwrap();
+    problem(ready, 503, "/readyz").await;
+    assert_eq!(
+        app.http
+            .get(app.url("/healthz"))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200,
+        "the process itself is up"
+    );
+}
