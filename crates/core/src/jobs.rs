@@ -1,6 +1,7 @@
 //! Jobs: a homeowner's job checked field by field, and the record the store keeps.
 
 pub mod record;
+pub mod route;
 pub mod validate;
 
 pub use record::{

@@ -13,20 +13,13 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use intake_api::jobs::{JobCreated, TradeRef};
-use intake_core::directory::matching::choose_recipients;
-use intake_core::geography::Geography;
 use intake_core::jobs::{
-    validate, CreateOutcome, CreationSource, JobImage, NewJob, NewRecipient, ValidatedJob,
+    route, validate, CreateOutcome, CreationSource, JobImage, NewJob, NewRecipient, ValidatedJob,
 };
 use intake_core::spam::SpamInput;
 
 use time::OffsetDateTime;
 use tower_http::request_id::RequestId;
-
-/// How far back leads count for fairness between trades.
-const FAIRNESS_WINDOW: time::Duration = time::Duration::days(7);
-/// Recipients are chosen from this many times `max_recipients` best candidates.
-const SHORTLIST_FACTOR: usize = 5;
 
 /// Creates a job and sends it to the best trades for it.
 #[utoipa::path(
@@ -247,39 +240,13 @@ pub(crate) async fn recipients(
     job: &ValidatedJob,
 ) -> Result<Vec<NewRecipient>, ApiError> {
     let snapshot = state.directory.current();
-    let directory = &snapshot.directory;
-    let location = Geography::embedded().locate(&job.postcode);
-    let matches =
-        directory
-            .index
-            .matches(&directory.tree, job.category_id, &job.postcode, location);
-    if matches.is_empty() {
-        return Ok(Vec::new());
-    }
-    let max = state.config.max_recipients;
-    // Fairness only reorders near-equals, so only the best few need their lead counts.
-    let shortlist = choose_recipients(matches, |_| 0, max * SHORTLIST_FACTOR);
-    let ids: Vec<u64> = shortlist.iter().map(|r| r.found.company_id).collect();
-    let since = OffsetDateTime::now_utc() - FAIRNESS_WINDOW;
-    let leads = state.store.recent_leads(&ids, since).await?;
-    let chosen = choose_recipients(
-        shortlist.into_iter().map(|r| r.found).collect(),
-        |id| leads.get(&id).copied().unwrap_or(0),
-        max,
-    );
-    Ok(chosen
-        .into_iter()
-        .zip(1..)
-        .map(|(ranked, rank)| NewRecipient {
-            company_id: ranked.found.company_id,
-            name: directory
-                .index
-                .get(ranked.found.company_id)
-                .map(|t| t.company_name.clone())
-                .unwrap_or_default(),
-            rank,
-        })
-        .collect())
+    Ok(route::recipients(
+        state.store.as_ref(),
+        &snapshot.directory,
+        job,
+        state.config.max_recipients,
+    )
+    .await?)
 }
 
 fn profile_url(state: &AppState, company_id: u64) -> String {
