@@ -194,4 +194,22 @@ pub enum SpamCommand {
         #[arg(long, default_value_t = 1.0)]
         threshold: f64,
     },
+    /// List the submissions held back as spam, with their reasons.
+    Review {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Also list the ones already released.
+        #[arg(long)]
+        all: bool,
+        /// Print a JSON array.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Turn a quarantined submission into a normal job: matched, stored, delivered.
+    Release {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// The quarantine id shown by `intake spam review`.
+        id: String,
+    },
 }

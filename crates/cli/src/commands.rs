@@ -4,6 +4,7 @@ mod demo_data;
 mod import;
 mod keys;
 mod options;
+mod quarantine;
 mod serve;
 mod spam;
 pub mod submit;

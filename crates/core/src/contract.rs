@@ -361,3 +361,51 @@ pub async fn an_expired_idempotency_record_frees_its_scope(store: &dyn Store) {
         1
     );
 }
+
+/// A quarantined submission is kept, listed, and released once into a job.
+pub async fn a_quarantined_submission_is_kept_and_released_once(store: &dyn Store) {
+    use crate::jobs::{CreationSource, Quarantined};
+    let entry = Quarantined {
+        id: "q-1".to_owned(),
+        environment: Environment::Staging,
+        key_id: "stg_key".to_owned(),
+        application: "Acme".to_owned(),
+        creation_source: CreationSource::Api,
+        request_id: "req-9".to_owned(),
+        received_at: OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap(),
+        submission: r#"{"description":"Visit www.spam.example"}"#.to_owned(),
+        score: 1.25,
+        reasons: r#"[{"signal":"link","weight":1.0,"detail":"www.spam.example"}]"#.to_owned(),
+        released_job_id: None,
+    };
+    store.quarantine(&entry).await.unwrap();
+    assert_eq!(store.quarantined(false).await.unwrap(), vec![entry.clone()]);
+
+    let job = new_job("released-1", "unused", time::Duration::hours(1));
+    let job = crate::jobs::NewJob {
+        idempotency: Vec::new(),
+        ..job
+    };
+    store.release("q-1", &job).await.unwrap();
+    assert!(store.job("released-1").await.unwrap().is_some());
+    assert!(store.quarantined(false).await.unwrap().is_empty());
+    let all = store.quarantined(true).await.unwrap();
+    assert_eq!(all[0].released_job_id.as_deref(), Some("released-1"));
+
+    let again = crate::jobs::NewJob {
+        id: "released-2".to_owned(),
+        ..job
+    };
+    assert!(matches!(
+        store.release("q-1", &again).await,
+        Err(StoreError::Conflict(_))
+    ));
+    assert!(
+        store.job("released-2").await.unwrap().is_none(),
+        "a refused release writes nothing"
+    );
+    assert!(matches!(
+        store.release("q-missing", &again).await,
+        Err(StoreError::NotFound)
+    ));
+}

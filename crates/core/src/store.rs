@@ -2,7 +2,7 @@
 //! SQL and transactions; methods are whole operations, never CRUD pieces.
 
 use crate::directory::{IndexedTrade, ValidTrade};
-use crate::jobs::{CreateOutcome, IdempotencyRecord, NewJob, StoredJob};
+use crate::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
 use crate::keys::ApiKey;
 use async_trait::async_trait;
 use std::collections::HashMap;
@@ -89,6 +89,17 @@ pub trait Store: Send + Sync + 'static {
         company_ids: &[u64],
         since: OffsetDateTime,
     ) -> Result<HashMap<u64, u32>, StoreError>;
+
+    /// Keeps a submission classified as spam.
+    async fn quarantine(&self, entry: &Quarantined) -> Result<(), StoreError>;
+
+    /// Quarantined submissions, oldest first; released ones only if asked.
+    async fn quarantined(&self, include_released: bool) -> Result<Vec<Quarantined>, StoreError>;
+
+    /// Writes `job` (made from quarantine entry `id`) and marks the entry
+    /// released, in one transaction. `NotFound` if there is no such entry,
+    /// `Conflict` if it was released already.
+    async fn release(&self, id: &str, job: &NewJob) -> Result<(), StoreError>;
 
     /// How many rows of each kind the store holds (for operators and tests).
     async fn counts(&self) -> Result<StoreCounts, StoreError>;

@@ -5,11 +5,12 @@ mod directory;
 mod errors;
 mod jobs;
 mod keys;
+mod quarantine;
 mod writer;
 
 use async_trait::async_trait;
 use intake_core::directory::{IndexedTrade, ValidTrade};
-use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, StoredJob};
+use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
 use intake_core::keys::ApiKey;
 use intake_core::store::{ImportSummary, Store, StoreCounts, StoreError};
 use sqlx::sqlite::{
@@ -149,6 +150,18 @@ impl Store for SqliteStore {
         since: OffsetDateTime,
     ) -> Result<HashMap<u64, u32>, StoreError> {
         jobs::recent_leads(&self.pool, company_ids, since).await
+    }
+
+    async fn quarantine(&self, entry: &Quarantined) -> Result<(), StoreError> {
+        quarantine::insert(&self.pool, entry).await
+    }
+
+    async fn quarantined(&self, include_released: bool) -> Result<Vec<Quarantined>, StoreError> {
+        quarantine::list(&self.pool, include_released).await
+    }
+
+    async fn release(&self, id: &str, job: &NewJob) -> Result<(), StoreError> {
+        quarantine::release(&self.pool, id, job).await
     }
 
     async fn counts(&self) -> Result<StoreCounts, StoreError> {

@@ -30,6 +30,7 @@ contract_tests!(
     a_saved_category_tree_reads_back,
     a_job_reads_back_whole_and_a_repeated_scope_writes_nothing,
     an_expired_idempotency_record_frees_its_scope,
+    a_quarantined_submission_is_kept_and_released_once,
 );
 
 #[tokio::test]

@@ -1,4 +1,4 @@
-//! `intake spam train|eval`: the text model trained on, and the standard
+//! `intake spam train|eval` (review and release are in `quarantine`): the text model trained on, and the standard
 //! screen measured against, the labelled set (docs/spam.md).
 
 use crate::cli::SpamCommand;
@@ -12,6 +12,10 @@ pub async fn run(command: SpamCommand) -> anyhow::Result<ExitCode> {
     match command {
         SpamCommand::Train { data, output } => train(&data, &output),
         SpamCommand::Eval { data, threshold } => eval(&data, threshold),
+        SpamCommand::Review { store, all, json } => {
+            super::quarantine::review(&store, all, json).await
+        }
+        SpamCommand::Release { store, id } => super::quarantine::release(&store, &id).await,
     }
 }
 

@@ -59,6 +59,36 @@ async fn intake_submit_creates_a_job_and_its_exit_code_names_each_refusal() {
     let mut spam = job.clone();
     spam["description"] = json!("Visit www.cheap-watches.ru for deals");
     assert_eq!(submit(&spam, &[]).status.code(), Some(5), "spam: 5");
+
+    // The spam waits in quarantine; released, it becomes a normal job with its trades.
+    let review = run_ok(&dir, &["spam", "review", "--json"]);
+    let kept: Value = serde_json::from_slice(&review.stdout).unwrap();
+    assert_eq!(kept.as_array().unwrap().len(), 1, "{kept}");
+    assert_eq!(
+        kept[0]["submission"]["description"],
+        "Visit www.cheap-watches.ru for deals"
+    );
+    assert_eq!(kept[0]["reasons"][0]["signal"], "link");
+    let id = kept[0]["id"].as_str().unwrap().to_owned();
+    let released: Value =
+        serde_json::from_slice(&run_ok(&dir, &["spam", "release", &id]).stdout).unwrap();
+    assert_eq!(released["trades"][0]["id"], 9);
+    let job_id = released["jobId"].as_str().unwrap();
+    let stored = crate::helpers::client(&server, &key)
+        .get_job(job_id)
+        .await
+        .unwrap();
+    assert_eq!(stored.recipients.len(), 1);
+    assert_eq!(stored.description, "Visit www.cheap-watches.ru for deals");
+    let again = intake()
+        .args(["spam", "release", &id, "--data-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2), "released once only");
+    let left: Value =
+        serde_json::from_slice(&run_ok(&dir, &["spam", "review", "--json"]).stdout).unwrap();
+    assert_eq!(left, json!([]));
     let mut invalid = job.clone();
     invalid["email"] = json!("nope");
     let refused = submit(&invalid, &[]);

@@ -162,6 +162,12 @@ async fn spam_is_a_422_with_exactly_the_seed_detail_and_no_reasons() {
     assert_eq!(answer["title"], "Unprocessable Entity");
     assert_eq!(answer["detail"], "Job classified as spam");
     assert_eq!(app.counts().await.jobs, 0);
+    // Nothing is lost: the submission waits in quarantine with its reasons.
+    let kept = app.store.quarantined(false).await.unwrap();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(kept[0].key_id, key.key_id);
+    assert!(kept[0].reasons.contains("link"), "{}", kept[0].reasons);
+    assert!(kept[0].submission.contains("spam.example.com"));
 }
 
 #[tokio::test]

@@ -14,9 +14,10 @@ use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use intake_api::jobs::{JobCreated, TradeRef};
 use intake_core::jobs::{
-    route, validate, CreateOutcome, CreationSource, JobImage, NewJob, NewRecipient, ValidatedJob,
+    route, validate, CreateOutcome, CreationSource, JobImage, NewJob, NewRecipient, Quarantined,
+    ValidatedJob,
 };
-use intake_core::spam::SpamInput;
+use intake_core::spam::{Assessment, SpamInput};
 
 use time::OffsetDateTime;
 use tower_http::request_id::RequestId;
@@ -58,17 +59,15 @@ pub async fn create(
     }
     let value: serde_json::Value = serde_json::from_slice(&body)
         .map_err(|error| ApiError::BadRequest(format!("The body is not valid JSON: {error}.")))?;
-    let prepared = prepare(&state, &key, &value).await?;
-    let request_id = request_id
-        .and_then(|id| id.0.header_value().to_str().ok().map(str::to_owned))
-        .unwrap_or_default();
+    let origin = Origin::of(CreationSource::Api, request_id);
+    let prepared = prepare(&state, &key, &value, &origin).await?;
     commit(
         &state,
         &key,
         &submission,
         prepared,
         CreationSource::Api,
-        request_id,
+        origin.request_id,
         Vec::new(),
     )
     .await
@@ -83,13 +82,38 @@ pub struct Prepared {
     pub recipients: Vec<NewRecipient>,
 }
 
-/// Validates, screens and matches a decoded job: 400, 422 or 404 on the way.
+/// Where a submission came from, for the job or its quarantine entry.
+#[derive(Debug, Clone)]
+pub struct Origin {
+    /// The endpoint it arrived at.
+    pub source: CreationSource,
+    /// The request's `x-request-id`.
+    pub request_id: String,
+}
+
+impl Origin {
+    /// The origin of a request to `source`.
+    pub fn of(source: CreationSource, request_id: Option<Extension<RequestId>>) -> Self {
+        let request_id = request_id
+            .and_then(|id| id.0.header_value().to_str().ok().map(str::to_owned))
+            .unwrap_or_default();
+        Origin { source, request_id }
+    }
+}
+
+/// Validates, screens and matches a decoded job: 400, 422 (after keeping the
+/// submission in quarantine) or 404 on the way.
 pub async fn prepare(
     state: &AppState,
     key: &AuthenticatedKey,
     value: &serde_json::Value,
+    origin: &Origin,
 ) -> Result<Prepared, ApiError> {
-    let job = validate_and_screen(state, key, value)?;
+    let (job, assessment) = validate_and_assess(state, value)?;
+    if assessment.is_spam {
+        keep_in_quarantine(state, key, value, &assessment, origin).await?;
+        return Err(ApiError::Spam);
+    }
     let recipients = recipients(state, &job).await?;
     if recipients.is_empty() {
         let snapshot = state.directory.current();
@@ -113,13 +137,62 @@ pub(crate) fn validate_and_screen(
     key: &AuthenticatedKey,
     value: &serde_json::Value,
 ) -> Result<ValidatedJob, ApiError> {
+    let (job, assessment) = validate_and_assess(state, value)?;
+    if assessment.is_spam {
+        // The reasons are for us only: logged, never answered.
+        tracing::info!(key_id = %key.key_id, score = assessment.score, reasons = ?assessment.reasons, "verified job classified as spam");
+        return Err(ApiError::Spam);
+    }
+    Ok(job)
+}
+
+/// Validates a decoded job (400 listing every problem) and assesses it for spam.
+fn validate_and_assess(
+    state: &AppState,
+    value: &serde_json::Value,
+) -> Result<(ValidatedJob, Assessment), ApiError> {
     let snapshot = state.directory.current();
     let job = validate(value, &snapshot.directory.tree).map_err(|errors| {
         let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
         ApiError::BadRequest(format!("The job is invalid: {}.", list.join("; ")))
     })?;
-    screen_for_spam(state, key, &job)?;
-    Ok(job)
+    let assessment = state.spam.assess(&SpamInput {
+        description: &job.description,
+        first_name: &job.first_name,
+        last_name: &job.last_name,
+        email: job.email.as_str(),
+        phone: job.phone.as_str(),
+        postcode: job.postcode.as_str(),
+    });
+    Ok((job, assessment))
+}
+
+/// Keeps a spam submission with its reasons (`intake spam review`). If it
+/// cannot be kept, the answer is 503 so that the affiliate retries: nothing is lost.
+async fn keep_in_quarantine(
+    state: &AppState,
+    key: &AuthenticatedKey,
+    value: &serde_json::Value,
+    assessment: &Assessment,
+    origin: &Origin,
+) -> Result<(), ApiError> {
+    let entry = Quarantined {
+        id: uuid::Uuid::now_v7().to_string(),
+        environment: key.environment,
+        key_id: key.key_id.clone(),
+        application: key.name.clone(),
+        creation_source: origin.source,
+        request_id: origin.request_id.clone(),
+        received_at: OffsetDateTime::now_utc(),
+        submission: value.to_string(),
+        score: assessment.score,
+        reasons: serde_json::to_string(&assessment.reasons).unwrap_or_else(|_| "[]".to_owned()),
+        released_job_id: None,
+    };
+    state.store.quarantine(&entry).await?;
+    // The reasons are for us only: logged and kept, never answered.
+    tracing::info!(key_id = %key.key_id, quarantine_id = %entry.id, score = assessment.score, reasons = ?assessment.reasons, "job classified as spam and quarantined");
+    Ok(())
 }
 
 /// Writes the job with its recipients and idempotency records, and answers 201
@@ -211,27 +284,6 @@ pub async fn earlier_answer(
         }
     }
     Ok(None)
-}
-
-fn screen_for_spam(
-    state: &AppState,
-    key: &AuthenticatedKey,
-    job: &ValidatedJob,
-) -> Result<(), ApiError> {
-    let assessment = state.spam.assess(&SpamInput {
-        description: &job.description,
-        first_name: &job.first_name,
-        last_name: &job.last_name,
-        email: job.email.as_str(),
-        phone: job.phone.as_str(),
-        postcode: job.postcode.as_str(),
-    });
-    if assessment.is_spam {
-        // The reasons are for us only: logged, never answered.
-        tracing::info!(key_id = %key.key_id, score = assessment.score, reasons = ?assessment.reasons, "job classified as spam");
-        return Err(ApiError::Spam);
-    }
-    Ok(())
 }
 
 /// The trades the job goes to, best first; empty when none serves it. Shared with /verify.

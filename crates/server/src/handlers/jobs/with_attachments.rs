@@ -9,7 +9,7 @@
 pub mod form;
 pub mod photos;
 
-use super::create::{commit, earlier_answer, prepare, Prepared};
+use super::create::{commit, earlier_answer, prepare, Origin, Prepared};
 use crate::auth::AuthenticatedKey;
 use crate::error::ApiError;
 use crate::idempotency::{InFlightGuard, Submission};
@@ -78,11 +78,10 @@ pub async fn create_with_attachments(
         return Ok(answer);
     }
     let form = form::read(boundary, body, form_limits(&state)).await?;
-    let prepared = prepare(&state, &key, &form.data).await?;
+    let origin = Origin::of(CreationSource::ApiWithAttachments, request_id);
+    let prepared = prepare(&state, &key, &form.data, &origin).await?;
     let checked = photos::check_all(form.uploads, state.config.image_limits).await?;
-    let request_id = request_id
-        .and_then(|id| id.0.header_value().to_str().ok().map(str::to_owned))
-        .unwrap_or_default();
+    let request_id = origin.request_id;
     // Writing runs to its end even if the client goes away or the request
     // times out: stopped half-way, it could not tell whether the job was
     // committed, and so whether its photos must stay.
