@@ -45,6 +45,8 @@ pub struct Settings {
     pub idempotency_ttl_seconds: u64,
     /// `INTAKE_MAX_RECIPIENTS`: most trades a job goes to.
     pub max_recipients: usize,
+    /// `INTAKE_SPAM_THRESHOLD`: the spam score at which a job is refused and quarantined.
+    pub spam_threshold: f64,
     /// `INTAKE_MULTIPART_BODY_LIMIT_BYTES`: largest job-with-images body (413 above it).
     pub multipart_body_limit_bytes: usize,
     /// `INTAKE_IMAGE_STORE`: where job photos go, `file:///PATH` or
@@ -69,6 +71,7 @@ impl Default for Settings {
             public_base_url: "https://www.example-trades.co.uk".to_owned(),
             idempotency_ttl_seconds: 24 * 3600,
             max_recipients: 3,
+            spam_threshold: 1.0,
             multipart_body_limit_bytes: intake_server::DEFAULT_MULTIPART_BODY_LIMIT,
             image_store: String::new(),
         }
@@ -127,6 +130,7 @@ pub fn load(config_file: Option<&Path>, flags: FlagOverrides) -> anyhow::Result<
         "PUBLIC_BASE_URL",
         "IDEMPOTENCY_TTL_SECONDS",
         "MAX_RECIPIENTS",
+        "SPAM_THRESHOLD",
         "MULTIPART_BODY_LIMIT_BYTES",
         "IMAGE_STORE",
     ];
@@ -159,6 +163,12 @@ impl Settings {
         }
         if self.idempotency_ttl_seconds < 60 {
             bail!("idempotency_ttl_seconds must be at least 60");
+        }
+        if !(self.spam_threshold.is_finite() && self.spam_threshold > 0.0) {
+            bail!(
+                "spam_threshold must be a number above 0, not {}",
+                self.spam_threshold
+            );
         }
         if !(1..=20).contains(&self.max_recipients) {
             bail!(
@@ -237,6 +247,7 @@ impl Settings {
             public_base_url: self.public_base_url.trim_end_matches('/').to_owned(),
             idempotency_ttl: Duration::from_secs(self.idempotency_ttl_seconds),
             max_recipients: self.max_recipients,
+            spam_threshold: self.spam_threshold,
         })
     }
 }

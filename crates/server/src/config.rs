@@ -32,6 +32,8 @@ pub struct ServerConfig {
     pub idempotency_ttl: Duration,
     /// Most trades a job goes to.
     pub max_recipients: usize,
+    /// Spam score at which a job is refused (and quarantined); the same in every environment.
+    pub spam_threshold: f64,
 }
 
 impl Default for ServerConfig {
@@ -48,6 +50,7 @@ impl Default for ServerConfig {
             public_base_url: "https://www.example-trades.co.uk".to_owned(),
             idempotency_ttl: Duration::from_secs(24 * 3600),
             max_recipients: intake_core::directory::matching::DEFAULT_MAX_RECIPIENTS,
+            spam_threshold: intake_core::spam::SpamScreen::DEFAULT_THRESHOLD,
         }
     }
 }

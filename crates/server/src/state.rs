@@ -36,13 +36,14 @@ impl AppState {
         config: ServerConfig,
     ) -> Result<Self, LoadError> {
         let directory = Arc::new(DirectoryCell::load(store.as_ref()).await?);
+        let spam = Arc::new(SpamScreen::standard(config.spam_threshold));
         Ok(AppState {
             store,
             master_key: Arc::new(master_key),
             config: Arc::new(config),
             directory,
             in_flight: InFlight::default(),
-            spam: Arc::new(SpamScreen::default()),
+            spam,
             images: ImageStore::in_memory(),
         })
     }

@@ -63,3 +63,33 @@ pub fn job(n: u64, postcodes: &[String]) -> Value {
         "preferredStart": {"id": STARTS[pick(STARTS.len(), 13)]},
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use intake_core::categories::CategoryTree;
+    use intake_core::spam::{SpamInput, SpamScreen};
+
+    #[test]
+    fn every_bench_job_is_valid_and_passes_the_server_spam_screen() {
+        let places = postcodes();
+        let screen = SpamScreen::standard(SpamScreen::DEFAULT_THRESHOLD);
+        for n in 0..500 {
+            let job = intake_core::jobs::validate(&job(n, &places), CategoryTree::embedded())
+                .expect("a valid job");
+            let assessment = screen.assess(&SpamInput {
+                description: &job.description,
+                first_name: &job.first_name,
+                last_name: &job.last_name,
+                email: job.email.as_str(),
+                phone: job.phone.as_str(),
+                postcode: job.postcode.as_str(),
+            });
+            assert!(
+                !assessment.is_spam,
+                "job {n} classified as spam: {:?}",
+                assessment.reasons
+            );
+        }
+    }
+}
