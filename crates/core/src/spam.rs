@@ -14,6 +14,7 @@
 //! Screening does no I/O; patterns are compiled once, and a clean job costs no
 //! allocation beyond the empty list of reasons.
 
+mod contact;
 mod disposable;
 mod gibberish;
 pub mod labelled;
@@ -40,6 +41,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+pub use contact::ContactDetails;
 pub use disposable::DisposableEmail;
 pub use gibberish::Gibberish;
 pub use language::NotEnglish;

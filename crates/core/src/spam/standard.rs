@@ -2,12 +2,12 @@
 //! the trained text model.
 
 use super::{
-    DisposableEmail, Gibberish, ImplausibleName, Marketing, NotEnglish, SpamScreen, TestSubmission,
-    TextModel,
+    ContactDetails, DisposableEmail, Gibberish, ImplausibleName, Marketing, NotEnglish, SpamScreen,
+    TestSubmission, TextModel,
 };
 
 impl SpamScreen {
-    /// The first rules, then [`Gibberish`], [`Marketing`], [`TestSubmission`], [`NotEnglish`],
+    /// The first rules, then [`Gibberish`], [`ContactDetails`], [`Marketing`], [`TestSubmission`], [`NotEnglish`],
     /// [`DisposableEmail`], [`ImplausibleName`] and the [`TextModel`] over
     /// the embedded model. Measured by `intake spam eval` on the held-out
     /// split of `data/spam/labelled.jsonl`; see `docs/spam.md`.
@@ -18,6 +18,7 @@ impl SpamScreen {
     pub fn standard(threshold: f64) -> Self {
         SpamScreen::with_first_rules(threshold)
             .with_signal(Gibberish)
+            .with_signal(ContactDetails)
             .with_signal(Marketing)
             .with_signal(TestSubmission)
             .with_signal(NotEnglish)
@@ -43,6 +44,7 @@ mod tests {
                 "link",
                 "repeated_characters",
                 "gibberish",
+                "contact_details",
                 "marketing",
                 "test_submission",
                 "not_english",
