@@ -37,6 +37,23 @@ mod eval_tests;
 #[cfg(test)]
 mod tests;
 
+/// What one signal says of a description sent by an ordinary homeowner (the
+/// other members fixed), for the signals' own tests.
+#[cfg(test)]
+pub(crate) fn reasons_of(signal: &dyn Signal, description: &str) -> Vec<Reason> {
+    let input = SpamInput {
+        description,
+        first_name: "Sam",
+        last_name: "Jones",
+        email: "sam@example.co.uk",
+        phone: "07700 900123",
+        postcode: "LS1 4AP",
+    };
+    let mut reasons = Vec::new();
+    signal.assess(&input, &mut reasons);
+    reasons
+}
+
 use std::fmt;
 
 use serde::Serialize;

@@ -69,17 +69,7 @@ mod tests {
     }
 
     fn reasons(description: &str) -> Vec<Reason> {
-        let input = SpamInput {
-            description,
-            first_name: "Emma",
-            last_name: "Hall",
-            email: "emma.hall@example.co.uk",
-            phone: "07700 900111",
-            postcode: "OX4 1XX",
-        };
-        let mut reasons = Vec::new();
-        TextModel::default().assess(&input, &mut reasons);
-        reasons
+        crate::spam::reasons_of(&TextModel::default(), description)
     }
 
     #[test]

@@ -1,17 +1,7 @@
 use super::*;
 
 fn reasons(description: &str) -> Vec<Reason> {
-    let input = SpamInput {
-        description,
-        first_name: "Sam",
-        last_name: "Jones",
-        email: "sam@example.co.uk",
-        phone: "07700 900123",
-        postcode: "LS1 4AP",
-    };
-    let mut reasons = Vec::new();
-    ThinDescription.assess(&input, &mut reasons);
-    reasons
+    crate::spam::reasons_of(&ThinDescription, description)
 }
 
 fn weight(description: &str) -> f64 {
