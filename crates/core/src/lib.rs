@@ -6,6 +6,7 @@
 pub mod categories;
 #[cfg(feature = "contract")]
 pub mod contract;
+pub mod delivery;
 pub mod directory;
 pub mod email;
 pub mod environment;

@@ -17,6 +17,7 @@
 mod contact;
 mod disposable;
 mod gibberish;
+pub mod history;
 pub mod labelled;
 mod language;
 mod links;

@@ -1,11 +1,14 @@
 //! The storage contract. Each backend crate implements [`Store`] with its own
 //! SQL and transactions; methods are whole operations, never CRUD pieces.
 
+use crate::delivery::{Delivery, DeliveryFilter, Outcome};
 use crate::directory::{IndexedTrade, ValidTrade};
 use crate::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
 use crate::keys::ApiKey;
+use crate::spam::history::{ContactHistory, HistoryQuery};
 use async_trait::async_trait;
 use std::collections::HashMap;
+use std::time::Duration;
 use time::OffsetDateTime;
 
 /// Why a store operation failed, in the terms the HTTP edge needs.
@@ -65,9 +68,12 @@ pub trait Store: Send + Sync + 'static {
     /// The operator's category tree, if one was saved.
     async fn category_tree(&self) -> Result<Option<String>, StoreError>;
 
-    /// Writes a job, its recipients and its idempotency records in one
-    /// transaction. If a record of the same scope exists (a concurrent
-    /// repeat won the race), writes nothing and returns that record.
+    /// Writes a job, its recipients, its images, its idempotency records and,
+    /// for a production job, its deliveries (one per recipient and channel the
+    /// trade's directory record names, pending and due at once; `gone` at
+    /// once for a target marked gone) in one transaction. If a record of the
+    /// same scope exists (a concurrent repeat won the race), writes nothing
+    /// and returns that record.
     async fn create_job(&self, job: &NewJob) -> Result<CreateOutcome, StoreError>;
 
     /// The unexpired idempotency record of `scope`.
@@ -96,13 +102,54 @@ pub trait Store: Send + Sync + 'static {
     /// Quarantined submissions, oldest first; released ones only if asked.
     async fn quarantined(&self, include_released: bool) -> Result<Vec<Quarantined>, StoreError>;
 
-    /// Writes `job` (made from quarantine entry `id`) and marks the entry
-    /// released, in one transaction. `NotFound` if there is no such entry,
-    /// `Conflict` if it was released already.
+    /// Writes `job` (made from quarantine entry `id`), with its deliveries as
+    /// `create_job` does, and marks the entry released, in one transaction.
+    /// `NotFound` if there is no such entry, `Conflict` if it was released already.
     async fn release(&self, id: &str, job: &NewJob) -> Result<(), StoreError>;
 
     /// How many rows of each kind the store holds (for operators and tests).
     async fn counts(&self) -> Result<StoreCounts, StoreError>;
+
+    /// What the store knows of this consumer's earlier jobs (spam screening).
+    async fn contact_history(&self, query: &HistoryQuery) -> Result<ContactHistory, StoreError>;
+
+    /// Claims up to `limit` pending deliveries due at `now`, oldest due first,
+    /// for `lease`: each claimed row's attempts go up by one and its next
+    /// attempt moves to `now + lease`, so a dispatcher that dies mid-attempt
+    /// leaves it to be claimed again when the lease ends. Concurrent claimers
+    /// (threads or processes) never get the same row while a lease runs.
+    /// Pending deliveries whose target was marked gone are marked gone here
+    /// and not returned.
+    async fn claim_deliveries(
+        &self,
+        now: OffsetDateTime,
+        lease: Duration,
+        limit: u32,
+    ) -> Result<Vec<Delivery>, StoreError>;
+
+    /// Records the outcome of attempt number `attempt` of delivery `id`.
+    /// `Delivered` applies to any pending delivery; the others apply only if
+    /// the delivery is pending and still at `attempt` (a dispatcher whose
+    /// lease ran out and was overtaken changes nothing). `Gone` also marks the
+    /// target gone, with every pending delivery to it. Returns whether it applied.
+    async fn finish_delivery(
+        &self,
+        id: &str,
+        attempt: u32,
+        outcome: &Outcome,
+        now: OffsetDateTime,
+    ) -> Result<bool, StoreError>;
+
+    /// Deliveries matching `filter`, oldest first.
+    async fn deliveries(&self, filter: &DeliveryFilter) -> Result<Vec<Delivery>, StoreError>;
+
+    /// Makes dead and gone deliveries matching `filter` pending again, due at
+    /// `now` (their targets stop being gone); returns how many.
+    async fn retry_deliveries(
+        &self,
+        filter: &DeliveryFilter,
+        now: OffsetDateTime,
+    ) -> Result<u64, StoreError>;
 }
 
 /// Row counts of the job tables.
@@ -114,6 +161,8 @@ pub struct StoreCounts {
     pub recipients: u64,
     /// Idempotency records, expired or not.
     pub idempotency: u64,
+    /// Deliveries (outbox rows), in any state.
+    pub deliveries: u64,
 }
 
 /// What an import changed.

@@ -417,5 +417,6 @@ pub async fn counts(pool: &SqlitePool) -> Result<StoreCounts, StoreError> {
         jobs: count(0)?,
         recipients: count(1)?,
         idempotency: count(2)?,
+        deliveries: 0,
     })
 }

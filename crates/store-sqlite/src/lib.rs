@@ -1,17 +1,21 @@
 #![forbid(unsafe_code)]
 //! The embedded store: SQLite in WAL mode, migrated on open.
 
+mod deliveries;
 mod directory;
 mod errors;
+mod history;
 mod jobs;
 mod keys;
 mod quarantine;
 mod writer;
 
 use async_trait::async_trait;
+use intake_core::delivery::{Delivery, DeliveryFilter, Outcome};
 use intake_core::directory::{IndexedTrade, ValidTrade};
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
 use intake_core::keys::ApiKey;
+use intake_core::spam::history::{ContactHistory, HistoryQuery};
 use intake_core::store::{ImportSummary, Store, StoreCounts, StoreError};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
@@ -166,5 +170,40 @@ impl Store for SqliteStore {
 
     async fn counts(&self) -> Result<StoreCounts, StoreError> {
         jobs::counts(&self.pool).await
+    }
+
+    async fn contact_history(&self, query: &HistoryQuery) -> Result<ContactHistory, StoreError> {
+        history::contact_history(&self.pool, query).await
+    }
+
+    async fn claim_deliveries(
+        &self,
+        now: OffsetDateTime,
+        lease: Duration,
+        limit: u32,
+    ) -> Result<Vec<Delivery>, StoreError> {
+        deliveries::claim(&self.pool, now, lease, limit).await
+    }
+
+    async fn finish_delivery(
+        &self,
+        id: &str,
+        attempt: u32,
+        outcome: &Outcome,
+        now: OffsetDateTime,
+    ) -> Result<bool, StoreError> {
+        deliveries::finish(&self.pool, id, attempt, outcome, now).await
+    }
+
+    async fn deliveries(&self, filter: &DeliveryFilter) -> Result<Vec<Delivery>, StoreError> {
+        deliveries::list(&self.pool, filter).await
+    }
+
+    async fn retry_deliveries(
+        &self,
+        filter: &DeliveryFilter,
+        now: OffsetDateTime,
+    ) -> Result<u64, StoreError> {
+        deliveries::retry(&self.pool, filter, now).await
     }
 }
