@@ -1,0 +1,101 @@
+//! SQL of the answers kept for repeated submissions.
+
+use crate::errors::map_error;
+use intake_core::jobs::IdempotencyRecord;
+use intake_core::store::StoreError;
+use sqlx::postgres::PgRow;
+use sqlx::{PgConnection, PgPool, Row};
+use time::OffsetDateTime;
+
+const COLUMNS: &str = "scope, request_hash, status, body, expires_at";
+
+/// Takes every scope of `records` for this job in one statement: a free or
+/// expired scope is (re)written, an unexpired one is left alone. Returns an
+/// unexpired record that was there first, if any (the caller then undoes its
+/// savepoint, so nothing of this job stays written). A scope held by a
+/// concurrent transaction waits for it to finish.
+pub async fn take(
+    conn: &mut PgConnection,
+    records: &[IdempotencyRecord],
+    now: OffsetDateTime,
+) -> Result<Option<IdempotencyRecord>, StoreError> {
+    if records.is_empty() {
+        return Ok(None);
+    }
+    let mut records: Vec<&IdempotencyRecord> = records.iter().collect();
+    // One statement may not touch a row twice: a scope listed twice is one scope.
+    records.sort_by(|a, b| a.scope.cmp(&b.scope));
+    records.dedup_by(|a, b| a.scope == b.scope);
+    let taken: Vec<String> = sqlx::query_scalar(
+        "INSERT INTO idempotency (scope, request_hash, status, body, expires_at) \
+         SELECT * FROM UNNEST($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[]) \
+         ON CONFLICT (scope) DO UPDATE SET request_hash = EXCLUDED.request_hash, status = EXCLUDED.status, \
+         body = EXCLUDED.body, expires_at = EXCLUDED.expires_at WHERE idempotency.expires_at <= $6 \
+         RETURNING scope",
+    )
+    .bind(records.iter().map(|r| r.scope.clone()).collect::<Vec<_>>())
+    .bind(records.iter().map(|r| r.request_hash.clone()).collect::<Vec<_>>())
+    .bind(records.iter().map(|r| i32::from(r.status)).collect::<Vec<_>>())
+    .bind(records.iter().map(|r| r.body.clone()).collect::<Vec<_>>())
+    .bind(records.iter().map(|r| r.expires_at).collect::<Vec<_>>())
+    .bind(now)
+    .fetch_all(&mut *conn)
+    .await
+    .map_err(map_error)?;
+    if taken.len() == records.len() {
+        return Ok(None);
+    }
+    let held: Vec<String> = records
+        .iter()
+        .filter(|r| !taken.contains(&r.scope))
+        .map(|r| r.scope.clone())
+        .collect();
+    let row = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM idempotency WHERE scope = ANY($1) ORDER BY scope LIMIT 1"
+    ))
+    .bind(held)
+    .fetch_optional(&mut *conn)
+    .await
+    .map_err(map_error)?;
+    row.map(|row| decode(&row))
+        .transpose()?
+        .map(Some)
+        .ok_or_else(|| StoreError::Other("idempotency record vanished".into()))
+}
+
+fn decode(row: &PgRow) -> Result<IdempotencyRecord, StoreError> {
+    let status: i32 = row.try_get("status").map_err(map_error)?;
+    Ok(IdempotencyRecord {
+        scope: row.try_get("scope").map_err(map_error)?,
+        request_hash: row.try_get("request_hash").map_err(map_error)?,
+        status: u16::try_from(status)
+            .map_err(|_| StoreError::Other("a stored answer has a bad status".into()))?,
+        body: row.try_get("body").map_err(map_error)?,
+        expires_at: row.try_get("expires_at").map_err(map_error)?,
+    })
+}
+
+pub async fn find(
+    pool: &PgPool,
+    scope: &str,
+    now: OffsetDateTime,
+) -> Result<Option<IdempotencyRecord>, StoreError> {
+    let row = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM idempotency WHERE scope = $1 AND expires_at > $2"
+    ))
+    .bind(scope)
+    .bind(now)
+    .fetch_optional(pool)
+    .await
+    .map_err(map_error)?;
+    row.map(|row| decode(&row)).transpose()
+}
+
+pub async fn purge(pool: &PgPool, now: OffsetDateTime) -> Result<u64, StoreError> {
+    let done = sqlx::query("DELETE FROM idempotency WHERE expires_at <= $1")
+        .bind(now)
+        .execute(pool)
+        .await
+        .map_err(map_error)?;
+    Ok(done.rows_affected())
+}

@@ -1,0 +1,81 @@
+//! SQL of the `api_keys` table.
+
+use crate::errors::map_error;
+use intake_core::keys::{ApiKey, KeyPolicy};
+use intake_core::secrets::SealedSecret;
+use intake_core::store::StoreError;
+use sqlx::postgres::PgRow;
+use sqlx::{PgPool, Row};
+use time::OffsetDateTime;
+
+const COLUMNS: &str = "key_id, name, environment, secret_nonce, secret_ciphertext, required_headers, created_at, revoked_at";
+
+pub async fn insert(pool: &PgPool, key: &ApiKey) -> Result<(), StoreError> {
+    sqlx::query(&format!(
+        "INSERT INTO api_keys ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+    ))
+    .bind(&key.key_id)
+    .bind(&key.name)
+    .bind(key.environment.as_str())
+    .bind(&key.secret.nonce)
+    .bind(&key.secret.ciphertext)
+    .bind(key.policy.to_text())
+    .bind(key.created_at)
+    .bind(key.revoked_at)
+    .execute(pool)
+    .await
+    .map_err(map_error)?;
+    Ok(())
+}
+
+pub async fn find(pool: &PgPool, key_id: &str) -> Result<Option<ApiKey>, StoreError> {
+    let row = sqlx::query(&format!("SELECT {COLUMNS} FROM api_keys WHERE key_id = $1"))
+        .bind(key_id)
+        .fetch_optional(pool)
+        .await
+        .map_err(map_error)?;
+    row.map(|row| decode(&row)).transpose()
+}
+
+pub async fn list(pool: &PgPool) -> Result<Vec<ApiKey>, StoreError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM api_keys ORDER BY created_at, key_id"
+    ))
+    .fetch_all(pool)
+    .await
+    .map_err(map_error)?;
+    rows.iter().map(decode).collect()
+}
+
+pub async fn revoke(pool: &PgPool, key_id: &str, at: OffsetDateTime) -> Result<ApiKey, StoreError> {
+    let row = sqlx::query(&format!(
+        "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE key_id = $2 RETURNING {COLUMNS}"
+    ))
+    .bind(at)
+    .bind(key_id)
+    .fetch_optional(pool)
+    .await
+    .map_err(map_error)?;
+    row.map(|row| decode(&row))
+        .transpose()?
+        .ok_or(StoreError::NotFound)
+}
+
+fn decode(row: &PgRow) -> Result<ApiKey, StoreError> {
+    let environment: String = row.try_get("environment").map_err(map_error)?;
+    let required: String = row.try_get("required_headers").map_err(map_error)?;
+    Ok(ApiKey {
+        key_id: row.try_get("key_id").map_err(map_error)?,
+        name: row.try_get("name").map_err(map_error)?,
+        environment: environment
+            .parse()
+            .map_err(|error| StoreError::Other(format!("{error}")))?,
+        secret: SealedSecret {
+            nonce: row.try_get("secret_nonce").map_err(map_error)?,
+            ciphertext: row.try_get("secret_ciphertext").map_err(map_error)?,
+        },
+        policy: KeyPolicy::parse(&required),
+        created_at: row.try_get("created_at").map_err(map_error)?,
+        revoked_at: row.try_get("revoked_at").map_err(map_error)?,
+    })
+}
