@@ -1,6 +1,12 @@
 //! The backend contract: behaviour every [`Store`] must show, written once and
 //! run by each backend crate's tests against a fresh store.
 
+pub mod deliveries;
+pub mod history;
+
+pub use deliveries::*;
+pub use history::*;
+
 use crate::environment::Environment;
 use crate::keys::{KeyPolicy, NewKey};
 use crate::secrets::MasterKey;
@@ -112,7 +118,7 @@ pub async fn a_store_answers_a_ping(store: &dyn Store) {
 }
 
 /// A small valid trade for directory tests.
-fn trade(company_id: u64, name: &str, reviews: usize) -> crate::directory::ValidTrade {
+pub(crate) fn trade(company_id: u64, name: &str, reviews: usize) -> crate::directory::ValidTrade {
     use intake_api::trades::{Image, Review, ReviewBreakdown};
     let record = crate::directory::TradeRecord {
         company_id,
@@ -239,7 +245,7 @@ pub async fn a_saved_category_tree_reads_back(store: &dyn Store) {
 }
 
 /// A job for store tests, with one idempotency record of `scope`.
-fn new_job(id: &str, scope: &str, expires_in: time::Duration) -> crate::jobs::NewJob {
+pub(crate) fn new_job(id: &str, scope: &str, expires_in: time::Duration) -> crate::jobs::NewJob {
     use crate::jobs::{CreationSource, IdempotencyRecord, JobImage, NewJob, NewRecipient};
     let value = serde_json::json!({"categoryId": 1335, "description": "Boiler not working, no hot water", "email": "sam@example.com",
         "phone": "07900000000", "firstName": "Sam", "lastName": "Jones", "postcode": "SW1A 1AA",
@@ -291,6 +297,10 @@ fn new_job(id: &str, scope: &str, expires_in: time::Duration) -> crate::jobs::Ne
 /// same scope writes nothing and gets the first record.
 pub async fn a_job_reads_back_whole_and_a_repeated_scope_writes_nothing(store: &dyn Store) {
     use crate::jobs::CreateOutcome;
+    store
+        .import_trades(&[trade(7, "Seven", 0), trade(3, "Three", 0)])
+        .await
+        .unwrap();
     let first = new_job("job-1", "k:prd_key:order-1", time::Duration::hours(24));
     assert_eq!(
         store.create_job(&first).await.unwrap(),
@@ -313,8 +323,8 @@ pub async fn a_job_reads_back_whole_and_a_repeated_scope_writes_nothing(store: &
     assert!(store.job("job-2").await.unwrap().is_none());
     let counts = store.counts().await.unwrap();
     assert_eq!(
-        (counts.jobs, counts.recipients, counts.idempotency),
-        (1, 2, 1)
+        (counts.jobs, counts.recipients, counts.idempotency, counts.deliveries),
+        (1, 2, 1, 2)
     );
     let found = store
         .idempotency("k:prd_key:order-1", OffsetDateTime::now_utc())

@@ -42,7 +42,7 @@ impl Channel {
 }
 
 /// Where one delivery stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DeliveryState {
     /// Waiting for its first or next attempt (or being attempted now).
     Pending,

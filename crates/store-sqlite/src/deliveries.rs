@@ -1,45 +1,295 @@
-//! SQL of the delivery outbox.
+//! SQL of the delivery outbox. SQLite has one writer at a time, so a claim is
+//! a compare-and-set UPDATE: the rows it moves past their lease are no longer
+//! due for anyone else, in this process or another.
 
-use intake_core::delivery::{Delivery, DeliveryFilter, Outcome};
+use crate::errors::map_error;
+use intake_core::delivery::{Channel, Delivery, DeliveryFilter, DeliveryState, Outcome};
+use intake_core::jobs::NewJob;
 use intake_core::store::StoreError;
-use sqlx::SqlitePool;
+use intake_core::Environment;
+use sqlx::sqlite::SqliteRow;
+use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
 use std::time::Duration;
 use time::OffsetDateTime;
 
-fn unwritten() -> StoreError {
-    StoreError::Other("the SQLite outbox is being written".into())
+const COLUMNS: &str = "id, job_id, company_id, channel, target, state, attempts, next_attempt_ms, \
+                       created_ms, last_error, delivered_ms";
+
+fn millis(at: OffsetDateTime) -> i64 {
+    (at.unix_timestamp_nanos() / 1_000_000) as i64
+}
+
+fn from_millis(ms: i64) -> Result<OffsetDateTime, StoreError> {
+    OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+        .map_err(|_| StoreError::Other("a stored delivery has a bad time".into()))
+}
+
+/// Writes the deliveries of a production job inside the job's transaction:
+/// one per recipient and channel its trade's record names now.
+pub async fn insert_for(tx: &mut Transaction<'_, Sqlite>, job: &NewJob) -> Result<(), StoreError> {
+    if job.environment != Environment::Production {
+        return Ok(());
+    }
+    let now = millis(job.received_at);
+    for (channel, column) in [(Channel::Webhook, "webhook_url"), (Channel::Email, "email")] {
+        let channel = channel.as_str();
+        let sql = format!(
+            "INSERT INTO deliveries (id, job_id, company_id, channel, target, state, attempts, \
+             next_attempt_ms, created_ms, updated_ms) \
+             SELECT r.job_id || '.' || r.company_id || '.{channel}', r.job_id, r.company_id, '{channel}', t.{column}, \
+             CASE WHEN EXISTS (SELECT 1 FROM gone_targets g WHERE g.channel = '{channel}' AND g.target = t.{column}) \
+             THEN 'gone' ELSE 'pending' END, 0, ?1, ?1, ?1 \
+             FROM job_recipients r JOIN trades t ON t.company_id = r.company_id \
+             WHERE r.job_id = ?2 AND t.{column} IS NOT NULL"
+        );
+        sqlx::query(&sql)
+            .bind(now)
+            .bind(&job.id)
+            .execute(&mut **tx)
+            .await
+            .map_err(map_error)?;
+    }
+    Ok(())
 }
 
 pub async fn claim(
-    _pool: &SqlitePool,
-    _now: OffsetDateTime,
-    _lease: Duration,
-    _limit: u32,
+    pool: &SqlitePool,
+    now: OffsetDateTime,
+    lease: Duration,
+    limit: u32,
 ) -> Result<Vec<Delivery>, StoreError> {
-    Err(unwritten())
+    let now_ms = millis(now);
+    let lease_end = millis(now + lease);
+    let mut tx = pool.begin().await.map_err(map_error)?;
+    sqlx::query(
+        "UPDATE deliveries SET state = 'gone', updated_ms = ?1, last_error = 'the target answered 410 Gone earlier' \
+         WHERE state = 'pending' AND next_attempt_ms <= ?1 AND EXISTS \
+         (SELECT 1 FROM gone_targets g WHERE g.channel = deliveries.channel AND g.target = deliveries.target)",
+    )
+    .bind(now_ms)
+    .execute(&mut *tx)
+    .await
+    .map_err(map_error)?;
+    let rows = sqlx::query(&format!(
+        "UPDATE deliveries SET attempts = attempts + 1, next_attempt_ms = ?1, updated_ms = ?2 \
+         WHERE id IN (SELECT id FROM deliveries WHERE state = 'pending' AND next_attempt_ms <= ?2 \
+         ORDER BY next_attempt_ms, id LIMIT ?3) RETURNING {COLUMNS}"
+    ))
+    .bind(lease_end)
+    .bind(now_ms)
+    .bind(i64::from(limit))
+    .fetch_all(&mut *tx)
+    .await
+    .map_err(map_error)?;
+    tx.commit().await.map_err(map_error)?;
+    let mut claimed = rows.iter().map(decode).collect::<Result<Vec<_>, _>>()?;
+    claimed.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+    Ok(claimed)
 }
 
 pub async fn finish(
-    _pool: &SqlitePool,
-    _id: &str,
-    _attempt: u32,
-    _outcome: &Outcome,
-    _now: OffsetDateTime,
+    pool: &SqlitePool,
+    id: &str,
+    attempt: u32,
+    outcome: &Outcome,
+    now: OffsetDateTime,
 ) -> Result<bool, StoreError> {
-    Err(unwritten())
+    let now_ms = millis(now);
+    let applied = match outcome {
+        Outcome::Delivered => sqlx::query(
+            "UPDATE deliveries SET state = 'delivered', delivered_ms = ?1, updated_ms = ?1, last_error = NULL \
+             WHERE id = ?2 AND state = 'pending'",
+        )
+        .bind(now_ms)
+        .bind(id)
+        .execute(pool)
+        .await
+        .map_err(map_error)?
+        .rows_affected(),
+        Outcome::Retry { at, error } => sqlx::query(
+            "UPDATE deliveries SET next_attempt_ms = ?1, updated_ms = ?2, last_error = ?3 \
+             WHERE id = ?4 AND state = 'pending' AND attempts = ?5",
+        )
+        .bind(millis(*at))
+        .bind(now_ms)
+        .bind(error)
+        .bind(id)
+        .bind(attempt)
+        .execute(pool)
+        .await
+        .map_err(map_error)?
+        .rows_affected(),
+        Outcome::Dead { error } => sqlx::query(
+            "UPDATE deliveries SET state = 'dead', updated_ms = ?1, last_error = ?2 \
+             WHERE id = ?3 AND state = 'pending' AND attempts = ?4",
+        )
+        .bind(now_ms)
+        .bind(error)
+        .bind(id)
+        .bind(attempt)
+        .execute(pool)
+        .await
+        .map_err(map_error)?
+        .rows_affected(),
+        Outcome::Gone { error } => return gone(pool, id, attempt, error, now_ms).await,
+    };
+    Ok(applied > 0)
 }
 
-pub async fn list(
-    _pool: &SqlitePool,
-    _filter: &DeliveryFilter,
-) -> Result<Vec<Delivery>, StoreError> {
-    Err(unwritten())
+/// Marks the delivery gone, remembers its target, and marks every other
+/// pending delivery to that target gone too: one transaction.
+async fn gone(
+    pool: &SqlitePool,
+    id: &str,
+    attempt: u32,
+    error: &str,
+    now_ms: i64,
+) -> Result<bool, StoreError> {
+    let mut tx = pool.begin().await.map_err(map_error)?;
+    let Some(row) = sqlx::query(
+        "UPDATE deliveries SET state = 'gone', updated_ms = ?1, last_error = ?2 \
+         WHERE id = ?3 AND state = 'pending' AND attempts = ?4 RETURNING channel, target",
+    )
+    .bind(now_ms)
+    .bind(error)
+    .bind(id)
+    .bind(attempt)
+    .fetch_optional(&mut *tx)
+    .await
+    .map_err(map_error)?
+    else {
+        return Ok(false);
+    };
+    let channel: String = row.try_get("channel").map_err(map_error)?;
+    let target: String = row.try_get("target").map_err(map_error)?;
+    sqlx::query("INSERT INTO gone_targets (channel, target, gone_ms) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")
+        .bind(&channel)
+        .bind(&target)
+        .bind(now_ms)
+        .execute(&mut *tx)
+        .await
+        .map_err(map_error)?;
+    sqlx::query(
+        "UPDATE deliveries SET state = 'gone', updated_ms = ?1, last_error = ?2 \
+         WHERE state = 'pending' AND channel = ?3 AND target = ?4",
+    )
+    .bind(now_ms)
+    .bind(error)
+    .bind(&channel)
+    .bind(&target)
+    .execute(&mut *tx)
+    .await
+    .map_err(map_error)?;
+    tx.commit().await.map_err(map_error)?;
+    Ok(true)
+}
+
+/// Appends the WHERE clause of `filter` (always at least `WHERE 1 = 1`).
+fn push_filter(query: &mut QueryBuilder<'_, Sqlite>, filter: &DeliveryFilter) {
+    query.push(" WHERE 1 = 1");
+    if !filter.ids.is_empty() {
+        query.push(" AND id IN (");
+        let mut ids = query.separated(", ");
+        for id in &filter.ids {
+            ids.push_bind(id.clone());
+        }
+        query.push(")");
+    }
+    if let Some(job_id) = &filter.job_id {
+        query.push(" AND job_id = ").push_bind(job_id.clone());
+    }
+    if let Some(state) = filter.state {
+        query.push(" AND state = ").push_bind(state.as_str());
+    }
+}
+
+pub async fn list(pool: &SqlitePool, filter: &DeliveryFilter) -> Result<Vec<Delivery>, StoreError> {
+    let mut query = QueryBuilder::<Sqlite>::new(format!("SELECT {COLUMNS} FROM deliveries"));
+    push_filter(&mut query, filter);
+    query.push(" ORDER BY created_ms, id");
+    if filter.limit > 0 {
+        query.push(" LIMIT ").push_bind(i64::from(filter.limit));
+    }
+    let rows = query.build().fetch_all(pool).await.map_err(map_error)?;
+    rows.iter().map(decode).collect()
 }
 
 pub async fn retry(
-    _pool: &SqlitePool,
-    _filter: &DeliveryFilter,
-    _now: OffsetDateTime,
+    pool: &SqlitePool,
+    filter: &DeliveryFilter,
+    now: OffsetDateTime,
 ) -> Result<u64, StoreError> {
-    Err(unwritten())
+    let now_ms = millis(now);
+    let mut tx = pool.begin().await.map_err(map_error)?;
+    let mut forget = QueryBuilder::<Sqlite>::new(
+        "DELETE FROM gone_targets WHERE (channel, target) IN (SELECT channel, target FROM deliveries",
+    );
+    push_filter(&mut forget, filter);
+    forget.push(" AND state = 'gone')");
+    forget.build().execute(&mut *tx).await.map_err(map_error)?;
+    let mut revive =
+        QueryBuilder::<Sqlite>::new("UPDATE deliveries SET state = 'pending', next_attempt_ms = ");
+    revive
+        .push_bind(now_ms)
+        .push(", updated_ms = ")
+        .push_bind(now_ms);
+    push_filter(&mut revive, filter);
+    revive.push(" AND state IN ('dead', 'gone')");
+    if filter.limit > 0 {
+        revive.push(" AND id IN (SELECT id FROM deliveries");
+        push_filter(&mut revive, filter);
+        revive
+            .push(" AND state IN ('dead', 'gone') ORDER BY created_ms, id LIMIT ")
+            .push_bind(i64::from(filter.limit))
+            .push(")");
+    }
+    let done = revive.build().execute(&mut *tx).await.map_err(map_error)?;
+    tx.commit().await.map_err(map_error)?;
+    Ok(done.rows_affected())
+}
+
+/// Delivery states of a job's recipients, by company id.
+pub async fn states_of_job(
+    pool: &SqlitePool,
+    job_id: &str,
+) -> Result<Vec<(u64, DeliveryState)>, StoreError> {
+    let rows = sqlx::query("SELECT company_id, state FROM deliveries WHERE job_id = ?")
+        .bind(job_id)
+        .fetch_all(pool)
+        .await
+        .map_err(map_error)?;
+    rows.iter()
+        .map(|row| {
+            let state: String = row.try_get("state").map_err(map_error)?;
+            Ok((
+                row.try_get::<i64, _>("company_id").map_err(map_error)? as u64,
+                DeliveryState::parse(&state).ok_or_else(|| {
+                    StoreError::Other(format!("unknown delivery state `{state}`"))
+                })?,
+            ))
+        })
+        .collect()
+}
+
+fn decode(row: &SqliteRow) -> Result<Delivery, StoreError> {
+    let bad = |what: &str| StoreError::Other(format!("a stored delivery has a bad {what}"));
+    let channel: String = row.try_get("channel").map_err(map_error)?;
+    let state: String = row.try_get("state").map_err(map_error)?;
+    Ok(Delivery {
+        id: row.try_get("id").map_err(map_error)?,
+        job_id: row.try_get("job_id").map_err(map_error)?,
+        company_id: row.try_get::<i64, _>("company_id").map_err(map_error)? as u64,
+        channel: Channel::parse(&channel).ok_or_else(|| bad("channel"))?,
+        target: row.try_get("target").map_err(map_error)?,
+        state: DeliveryState::parse(&state).ok_or_else(|| bad("state"))?,
+        attempts: row.try_get::<i64, _>("attempts").map_err(map_error)? as u32,
+        next_attempt_at: from_millis(row.try_get("next_attempt_ms").map_err(map_error)?)?,
+        created_at: from_millis(row.try_get("created_ms").map_err(map_error)?)?,
+        last_error: row.try_get("last_error").map_err(map_error)?,
+        delivered_at: row
+            .try_get::<Option<i64>, _>("delivered_ms")
+            .map_err(map_error)?
+            .map(from_millis)
+            .transpose()?,
+    })
 }

@@ -79,7 +79,7 @@ pub async fn insert_jobs(
         let mut query = QueryBuilder::<Sqlite>::new(
             "INSERT INTO jobs (id, environment, key_id, application, creation_source, request_id, received_at, received_ms, \
              category_id, description, email, phone, first_name, last_name, postcode, address_line1, address_line2, \
-             address_line3, address_city, address_postcode, preferred_start_id, preferred_start_date) ",
+             address_line3, address_city, address_postcode, preferred_start_id, preferred_start_date, fingerprint) ",
         );
         let mut shown = Vec::with_capacity(chunk.len());
         for job in chunk {
@@ -117,7 +117,8 @@ pub async fn insert_jobs(
                     v.preferred_start
                         .and_then(|p| p.date)
                         .map(|d| d.to_string()),
-                );
+                )
+                .push_bind(intake_core::spam::fingerprint(&v.description));
         });
         query.build().execute(&mut **tx).await.map_err(map_error)?;
     }
@@ -168,6 +169,9 @@ pub async fn insert_jobs(
                 .push_bind(image.bytes as i64);
         });
         query.build().execute(&mut **tx).await.map_err(map_error)?;
+    }
+    for job in jobs {
+        crate::deliveries::insert_for(tx, job).await?;
     }
     Ok(())
 }
@@ -282,6 +286,22 @@ pub async fn job(pool: &SqlitePool, id: &str) -> Result<Option<StoredJob>, Store
             })
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
+    let states = crate::deliveries::states_of_job(pool, id).await?;
+    let recipients = recipients
+        .into_iter()
+        .map(|mut recipient| {
+            if job.environment == Environment::Production {
+                recipient.delivery_state = intake_core::delivery::recipient_state(
+                    states
+                        .iter()
+                        .filter(|(company, _)| *company == recipient.company_id)
+                        .map(|(_, state)| *state),
+                )
+                .to_owned();
+            }
+            recipient
+        })
+        .collect::<Vec<_>>();
     let mut job = job;
     job.images = sqlx::query(
         "SELECT image_id, object_key, file_name, content_type, width, height, bytes FROM job_images WHERE job_id = ? ORDER BY position",
@@ -403,7 +423,8 @@ pub async fn recent_leads(
 
 pub async fn counts(pool: &SqlitePool) -> Result<StoreCounts, StoreError> {
     let row = sqlx::query(
-        "SELECT (SELECT COUNT(*) FROM jobs), (SELECT COUNT(*) FROM job_recipients), (SELECT COUNT(*) FROM idempotency)",
+        "SELECT (SELECT COUNT(*) FROM jobs), (SELECT COUNT(*) FROM job_recipients), (SELECT COUNT(*) FROM idempotency), \
+         (SELECT COUNT(*) FROM deliveries)",
     )
     .fetch_one(pool)
     .await
@@ -417,6 +438,6 @@ pub async fn counts(pool: &SqlitePool) -> Result<StoreCounts, StoreError> {
         jobs: count(0)?,
         recipients: count(1)?,
         idempotency: count(2)?,
-        deliveries: 0,
+        deliveries: count(3)?,
     })
 }

@@ -31,6 +31,19 @@ contract_tests!(
     a_job_reads_back_whole_and_a_repeated_scope_writes_nothing,
     an_expired_idempotency_record_frees_its_scope,
     a_quarantined_submission_is_kept_and_released_once,
+    a_production_job_leaves_one_delivery_per_recipient_and_channel,
+    a_claim_holds_a_delivery_until_its_lease_ends,
+    concurrent_claims_never_share_a_delivery,
+    outcomes_apply_only_to_the_current_attempt,
+    a_gone_target_takes_no_more_leads_until_retried,
+);
+
+// Contact history for the spam screen (core::contract::history).
+contract_tests!(
+    a_new_consumer_has_no_contact_history,
+    contact_history_counts_by_email_and_by_phone_from_the_window_start,
+    contact_history_counts_the_same_text_only_through_other_keys,
+    contact_history_ignores_the_other_environment,
 );
 
 #[tokio::test]
