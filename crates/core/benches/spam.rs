@@ -24,6 +24,7 @@ fn input(description: &str) -> SpamInput<'_> {
         email: "sam.jones@example.com",
         phone: "07900000000",
         postcode: "SW1A 1AA",
+        history: Default::default(),
     }
 }
 

@@ -14,8 +14,10 @@
 //! Screening does no I/O; patterns are compiled once, and a clean job costs no
 //! allocation beyond the empty list of reasons.
 
+mod burst;
 mod contact;
 mod disposable;
+mod fingerprint;
 mod gibberish;
 pub mod history;
 pub mod labelled;
@@ -24,6 +26,7 @@ mod links;
 mod marketing;
 mod model;
 mod names;
+mod repeat;
 mod repeats;
 mod standard;
 mod test_submission;
@@ -49,6 +52,28 @@ pub(crate) fn reasons_of(signal: &dyn Signal, description: &str) -> Vec<Reason> 
         email: "sam@example.co.uk",
         phone: "07700 900123",
         postcode: "LS1 4AP",
+        history: history::ContactHistory::default(),
+    };
+    let mut reasons = Vec::new();
+    signal.assess(&input, &mut reasons);
+    reasons
+}
+
+/// What one signal says of an ordinary submission with this contact history,
+/// for the history signals' own tests.
+#[cfg(test)]
+pub(crate) fn reasons_with_history(
+    signal: &dyn Signal,
+    history: history::ContactHistory,
+) -> Vec<Reason> {
+    let input = SpamInput {
+        description: "Boiler not working, no hot water since Monday.",
+        first_name: "Sam",
+        last_name: "Jones",
+        email: "sam@example.co.uk",
+        phone: "07700 900123",
+        postcode: "LS1 4AP",
+        history,
     };
     let mut reasons = Vec::new();
     signal.assess(&input, &mut reasons);
@@ -59,14 +84,17 @@ use std::fmt;
 
 use serde::Serialize;
 
+pub use burst::ContactBurst;
 pub use contact::ContactDetails;
 pub use disposable::DisposableEmail;
+pub use fingerprint::fingerprint;
 pub use gibberish::Gibberish;
 pub use language::NotEnglish;
 pub use links::Links;
 pub use marketing::Marketing;
 pub use model::{embedded_model, NaiveBayes};
 pub use names::ImplausibleName;
+pub use repeat::RepeatAcrossKeys;
 pub use repeats::RepeatedCharacters;
 pub use test_submission::TestSubmission;
 pub use text_model::TextModel;
@@ -88,6 +116,10 @@ pub struct SpamInput<'a> {
     pub phone: &'a str,
     /// The job's postcode.
     pub postcode: &'a str,
+    /// The consumer's earlier jobs, fetched by the caller before screening
+    /// (`Store::contact_history`) so that the screen itself does no I/O.
+    /// All zeros when unknown: the history signals then stay silent.
+    pub history: history::ContactHistory,
 }
 
 /// One reason a job looks like spam, for logs and the quarantine. Never sent to

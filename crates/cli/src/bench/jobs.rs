@@ -84,6 +84,7 @@ mod tests {
                 email: job.email.as_str(),
                 phone: job.phone.as_str(),
                 postcode: job.postcode.as_str(),
+                history: Default::default(),
             });
             assert!(
                 !assessment.is_spam,

@@ -78,6 +78,7 @@ mod tests {
             email: "sam@example.com",
             phone: "07900 123456",
             postcode: "SW1A 1AA",
+            history: Default::default(),
         };
         let mut found = Vec::new();
         ContactDetails.assess(&input, &mut found);

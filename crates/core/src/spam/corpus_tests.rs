@@ -12,6 +12,7 @@ fn assess(description: &str) -> Assessment {
         email: "gareth.evans@example.co.uk",
         phone: "029 2018 0123",
         postcode: "CF10 1EP",
+        history: Default::default(),
     })
 }
 

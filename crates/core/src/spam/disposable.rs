@@ -132,6 +132,7 @@ mod tests {
             email: "jo@sharklasers.com",
             phone: "07700 900333",
             postcode: "N16 8JH",
+            history: Default::default(),
         };
         let mut reasons = Vec::new();
         DisposableEmail.assess(&input, &mut reasons);

@@ -108,6 +108,7 @@ mod tests {
             email: "tom.reid@example.co.uk",
             phone: "07700 900222",
             postcode: "EH6 5JL",
+            history: Default::default(),
         };
         let mut reasons = Vec::new();
         Gibberish.assess(&input, &mut reasons);

@@ -68,6 +68,7 @@ impl Labelled {
             email: &self.email,
             phone: &self.phone,
             postcode: &self.postcode,
+            history: Default::default(),
         }
     }
 

@@ -85,6 +85,7 @@ mod tests {
             email: "ruth@example.co.uk",
             phone: "07700 900444",
             postcode: "PL4 8AA",
+            history: Default::default(),
         };
         let mut reasons = Vec::new();
         Marketing.assess(&input, &mut reasons);

@@ -97,6 +97,7 @@ mod tests {
             email: "someone@example.co.uk",
             phone: "07700 900555",
             postcode: "CB1 3AZ",
+            history: Default::default(),
         };
         let mut reasons = Vec::new();
         ImplausibleName.assess(&input, &mut reasons);

@@ -1,16 +1,19 @@
-//! The standard screen: the first rules, the content and sender signals, and
-//! the trained text model.
+//! The standard screen: the first rules, the content and sender signals, the
+//! trained text model and the contact-history signals.
 
 use super::{
-    ContactDetails, DisposableEmail, Gibberish, ImplausibleName, Marketing, NotEnglish, SpamScreen,
-    TestSubmission, TextModel,
+    ContactBurst, ContactDetails, DisposableEmail, Gibberish, ImplausibleName, Marketing,
+    NotEnglish, RepeatAcrossKeys, SpamScreen, TestSubmission, TextModel,
 };
 
 impl SpamScreen {
     /// The first rules, then [`Gibberish`], [`ContactDetails`], [`Marketing`], [`TestSubmission`], [`NotEnglish`],
-    /// [`DisposableEmail`], [`ImplausibleName`] and the [`TextModel`] over
-    /// the embedded model. Measured by `intake spam eval` on the held-out
-    /// split of `data/spam/labelled.jsonl`; see `docs/spam.md`.
+    /// [`DisposableEmail`], [`ImplausibleName`], the [`TextModel`] over
+    /// the embedded model, and the history signals [`RepeatAcrossKeys`] and
+    /// [`ContactBurst`] (silent unless the caller filled `SpamInput::history`).
+    /// Measured by `intake spam eval` on the held-out split of
+    /// `data/spam/labelled.jsonl` (single submissions, so without history);
+    /// see `docs/spam.md`.
     ///
     /// # Panics
     ///
@@ -25,6 +28,8 @@ impl SpamScreen {
             .with_signal(DisposableEmail)
             .with_signal(ImplausibleName)
             .with_signal(TextModel::default())
+            .with_signal(RepeatAcrossKeys)
+            .with_signal(ContactBurst)
     }
 }
 
@@ -50,7 +55,9 @@ mod tests {
                 "not_english",
                 "disposable_email",
                 "implausible_name",
-                "text_model"
+                "text_model",
+                "repeat_across_keys",
+                "contact_burst"
             ]
         );
     }
@@ -68,6 +75,7 @@ mod tests {
                     email: "gareth.evans@example.co.uk",
                     phone: "029 2018 0123",
                     postcode: "CF10 1EP",
+                    history: Default::default(),
                 };
                 (*job, screen.assess(&input))
             })

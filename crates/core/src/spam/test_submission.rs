@@ -62,6 +62,7 @@ mod tests {
             email: "ade@example.co.uk",
             phone: "07700 900666",
             postcode: "M14 5RT",
+            history: Default::default(),
         };
         let mut reasons = Vec::new();
         TestSubmission.assess(&input, &mut reasons);

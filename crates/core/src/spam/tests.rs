@@ -10,6 +10,7 @@ fn job(description: &str) -> SpamInput<'_> {
         email: "priya.shah@example.co.uk",
         phone: "07700 900456",
         postcode: "BS1 5TR",
+        history: Default::default(),
     }
 }
 

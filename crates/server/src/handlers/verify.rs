@@ -47,7 +47,7 @@ pub async fn verify_with_attachments(
 ) -> Result<Json<VerifyResult>, ApiError> {
     let boundary = form::boundary(&headers)?;
     let form = form::read(boundary, body, form_limits(&state)).await?;
-    let job = validate_and_screen(&state, &key, &form.data)?;
+    let job = validate_and_screen(&state, &key, &form.data).await?;
     let checked = photos::check_all(form.uploads, state.config.image_limits).await?;
     let found_trades = recipients(&state, &job)
         .await?

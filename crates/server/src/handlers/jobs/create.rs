@@ -1,7 +1,8 @@
 //! `POST /jobs`: a signed job in, 201 with its recipients out.
 //!
 //! The path reads as one line: content type, repeat check, decode and
-//! validate, spam screen, match, one store transaction, 201.
+//! validate, the consumer's recent history, spam screen, match, one store
+//! transaction, 201.
 
 use crate::auth::AuthenticatedKey;
 use crate::error::ApiError;
@@ -17,6 +18,7 @@ use intake_core::jobs::{
     route, validate, CreateOutcome, CreationSource, JobImage, NewJob, NewRecipient, Quarantined,
     ValidatedJob,
 };
+use intake_core::spam::history::HistoryQuery;
 use intake_core::spam::{Assessment, SpamInput};
 
 use time::OffsetDateTime;
@@ -109,7 +111,7 @@ pub async fn prepare(
     value: &serde_json::Value,
     origin: &Origin,
 ) -> Result<Prepared, ApiError> {
-    let (job, assessment) = validate_and_assess(state, value)?;
+    let (job, assessment) = validate_and_assess(state, key, value).await?;
     if assessment.is_spam {
         keep_in_quarantine(state, key, value, &assessment, origin).await?;
         return Err(ApiError::Spam);
@@ -131,13 +133,14 @@ pub async fn prepare(
     Ok(Prepared { job, recipients })
 }
 
-/// Validates and screens a decoded job: 400 or 422 on the way. Shared with /verify.
-pub(crate) fn validate_and_screen(
+/// Validates and screens a decoded job: 400, 422 or 503 (history unavailable)
+/// on the way. Shared with /verify.
+pub(crate) async fn validate_and_screen(
     state: &AppState,
     key: &AuthenticatedKey,
     value: &serde_json::Value,
 ) -> Result<ValidatedJob, ApiError> {
-    let (job, assessment) = validate_and_assess(state, value)?;
+    let (job, assessment) = validate_and_assess(state, key, value).await?;
     if assessment.is_spam {
         // The reasons are for us only: logged, never answered.
         tracing::info!(key_id = %key.key_id, score = assessment.score, reasons = ?assessment.reasons, "verified job classified as spam");
@@ -146,9 +149,12 @@ pub(crate) fn validate_and_screen(
     Ok(job)
 }
 
-/// Validates a decoded job (400 listing every problem) and assesses it for spam.
-fn validate_and_assess(
+/// Validates a decoded job (400 listing every problem) and assesses it for
+/// spam, with the consumer's recent jobs from the store (503 if it cannot
+/// answer: a job is never let through unscreened).
+async fn validate_and_assess(
     state: &AppState,
+    key: &AuthenticatedKey,
     value: &serde_json::Value,
 ) -> Result<(ValidatedJob, Assessment), ApiError> {
     let snapshot = state.directory.current();
@@ -156,6 +162,13 @@ fn validate_and_assess(
         let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
         ApiError::BadRequest(format!("The job is invalid: {}.", list.join("; ")))
     })?;
+    let query = HistoryQuery::for_job(
+        &job,
+        &key.key_id,
+        key.environment,
+        OffsetDateTime::now_utc(),
+    );
+    let history = state.store.contact_history(&query).await?;
     let assessment = state.spam.assess(&SpamInput {
         description: &job.description,
         first_name: &job.first_name,
@@ -163,6 +176,7 @@ fn validate_and_assess(
         email: job.email.as_str(),
         phone: job.phone.as_str(),
         postcode: job.postcode.as_str(),
+        history,
     });
     Ok((job, assessment))
 }
@@ -245,6 +259,8 @@ pub async fn commit(
     match state.store.create_job(&new_job).await? {
         CreateOutcome::Created => {
             tracing::info!(job_id = %new_job.id, key_id = %key.key_id, recipients = new_job.recipients.len(), "job created");
+            // Its leads are due now: wake the dispatcher rather than wait for its next poll.
+            state.deliveries_due.notify_one();
             let mut response = (StatusCode::CREATED, answer).into_response();
             response.headers_mut().insert(
                 header::CONTENT_TYPE,
