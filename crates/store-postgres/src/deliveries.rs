@@ -100,7 +100,7 @@ async fn gone(
     error: &str,
     now: OffsetDateTime,
 ) -> Result<bool, StoreError> {
-    let applied: Option<i64> = sqlx::query_scalar(
+    let applied: Option<i32> = sqlx::query_scalar(
         "WITH this AS (
             UPDATE deliveries SET state = 'gone', last_error = $3
             WHERE id = $1 AND state = 'pending' AND attempts = $2

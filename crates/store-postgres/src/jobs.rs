@@ -30,8 +30,8 @@ WITH job AS (
     INSERT INTO jobs (id, environment, key_id, application, creation_source, request_id, received_at,
         category_id, description, email, phone, first_name, last_name, postcode, address_line1,
         address_line2, address_line3, address_city, address_postcode, preferred_start_id,
-        preferred_start_date)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+        preferred_start_date, fingerprint)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $32)
 ), recipients AS (
     INSERT INTO job_recipients (job_id, company_id, name, rank, created_at)
     SELECT $1, r.company_id, r.name, r.rank, $7
@@ -117,6 +117,7 @@ pub async fn insert_job(conn: &mut PgConnection, job: &NewJob) -> Result<(), Sto
         .bind(images.iter().map(|i| i.width as i32).collect::<Vec<_>>())
         .bind(images.iter().map(|i| i.height as i32).collect::<Vec<_>>())
         .bind(images.iter().map(|i| i.bytes as i64).collect::<Vec<_>>())
+        .bind(intake_core::spam::fingerprint(&v.description))
         .execute(&mut *conn)
         .await
         .map_err(map_error)?;

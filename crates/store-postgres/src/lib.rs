@@ -11,6 +11,7 @@ mod jobs;
 mod keys;
 mod quarantine;
 mod read;
+pub mod testing;
 mod writer;
 
 use async_trait::async_trait;
