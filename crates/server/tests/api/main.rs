@@ -12,6 +12,7 @@ mod jobs;
 mod openapi;
 mod options;
 mod shutdown;
+mod spam_history;
 mod trades;
 mod unchanged;
 mod verify;
