@@ -6,6 +6,7 @@
 
 pub mod categories;
 pub mod jobs;
+pub mod leads;
 pub mod options;
 pub mod problem;
 pub mod trades;

@@ -7,7 +7,9 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
 use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+use hmac::{Hmac, Mac};
 use rand::RngCore;
+use sha2::Sha256;
 use std::fmt;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -50,6 +52,11 @@ pub struct SealedSecret {
     /// Ciphertext with its Poly1305 tag.
     pub ciphertext: Vec<u8>,
 }
+
+/// Domain-separation label of the per-trade webhook keys.
+const WEBHOOK_SECRET_LABEL: &str = "intake webhook secret v1";
+/// How a Standard Webhooks secret is written.
+pub const WEBHOOK_SECRET_PREFIX: &str = "whsec_";
 
 /// The 256-bit key that seals every secret at rest.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
@@ -126,6 +133,33 @@ impl MasterKey {
             .map_err(|_| SecretError::Unseal)
     }
 
+    /// A 32-byte key for one purpose, derived rather than stored: HMAC-SHA256
+    /// under the master key of `label`, a zero byte and `context`. Distinct
+    /// labels give unrelated keys, so no derived key reveals another.
+    pub fn derive(&self, label: &str, context: &[u8]) -> [u8; 32] {
+        let mut mac =
+            <Hmac<Sha256> as Mac>::new_from_slice(&self.0).expect("HMAC takes a key of any length");
+        mac.update(label.as_bytes());
+        mac.update(&[0]);
+        mac.update(context);
+        mac.finalize().into_bytes().into()
+    }
+
+    /// The Standard Webhooks secret of trade `company_id`, as the trade
+    /// configures it to verify our leads: `whsec_` and the Base64 of a key
+    /// derived from the master key (never stored; the same on every call).
+    pub fn webhook_secret(&self, company_id: u64) -> SecretString {
+        let mut key = self.webhook_key(company_id);
+        let secret = SecretString(format!("{WEBHOOK_SECRET_PREFIX}{}", STANDARD.encode(key)));
+        key.zeroize();
+        secret
+    }
+
+    /// The raw HMAC key behind [`MasterKey::webhook_secret`].
+    pub fn webhook_key(&self, company_id: u64) -> [u8; 32] {
+        self.derive(WEBHOOK_SECRET_LABEL, company_id.to_string().as_bytes())
+    }
+
     fn cipher(&self) -> XChaCha20Poly1305 {
         XChaCha20Poly1305::new((&self.0).into())
     }
@@ -175,6 +209,24 @@ mod tests {
         assert!(MasterKey::parse(&STANDARD.encode([7u8; 32])).is_ok());
         assert!(MasterKey::parse("abcd").is_err());
         assert!(MasterKey::parse(&STANDARD.encode([7u8; 16])).is_err());
+    }
+
+    #[test]
+    fn webhook_secrets_are_stable_per_trade_and_distinct_between_trades() {
+        let master = MasterKey::parse(&"11".repeat(32)).unwrap();
+        let secret = master.webhook_secret(104233);
+        assert_eq!(secret, master.webhook_secret(104233));
+        assert_ne!(secret, master.webhook_secret(104234));
+        assert_ne!(secret, MasterKey::generate().webhook_secret(104233));
+        let encoded = secret.expose().strip_prefix(WEBHOOK_SECRET_PREFIX).unwrap();
+        assert_eq!(
+            STANDARD.decode(encoded).unwrap(),
+            master.webhook_key(104233)
+        );
+        assert_ne!(
+            master.derive("other label", b"104233"),
+            master.webhook_key(104233)
+        );
     }
 
     #[test]

@@ -74,6 +74,11 @@ impl Application {
             self.state.clone(),
             stopping_rx.clone(),
         ));
+        let dispatcher = crate::delivery::spawn_in_server(
+            &self.state,
+            self.listener.local_addr().ok(),
+            stopping_rx.clone(),
+        );
         let server = axum::serve(self.listener, self.router).with_graceful_shutdown(signal);
         let mut stopping = stopping_rx;
         let result = tokio::select! {
@@ -87,6 +92,10 @@ impl Application {
             }
         };
         refresher.abort();
+        if let Some(dispatcher) = dispatcher {
+            // Bounded by the dispatcher's own grace period.
+            let _ = dispatcher.await;
+        }
         result
     }
 }

@@ -34,6 +34,11 @@ pub struct ServerConfig {
     pub max_recipients: usize,
     /// Spam score at which a job is refused (and quarantined); the same in every environment.
     pub spam_threshold: f64,
+    /// Whether a production server runs the lead dispatcher itself
+    /// (`INTAKE_DISPATCHER=false` leaves it to `intake worker`).
+    pub dispatcher: bool,
+    /// How leads are claimed, sent and retried (production only).
+    pub delivery: crate::delivery::DeliveryConfig,
 }
 
 impl Default for ServerConfig {
@@ -51,6 +56,8 @@ impl Default for ServerConfig {
             idempotency_ttl: Duration::from_secs(24 * 3600),
             max_recipients: intake_core::directory::matching::DEFAULT_MAX_RECIPIENTS,
             spam_threshold: intake_core::spam::SpamScreen::DEFAULT_THRESHOLD,
+            dispatcher: true,
+            delivery: crate::delivery::DeliveryConfig::default(),
         }
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod categories;
 pub mod health;
+pub mod images;
 pub mod jobs;
 pub mod openapi;
 pub mod options;

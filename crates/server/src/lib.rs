@@ -7,6 +7,7 @@
 mod app;
 mod auth;
 mod config;
+pub mod delivery;
 mod directory;
 mod error;
 mod handlers;

@@ -1,7 +1,7 @@
 //! Every route of the service, in one place.
 
 use crate::auth::{require_signature, require_signature_multipart};
-use crate::handlers::{categories, health, jobs, openapi, options, trades, verify};
+use crate::handlers::{categories, health, images, jobs, openapi, options, trades, verify};
 use crate::openapi::ApiDoc;
 use crate::state::AppState;
 use axum::extract::DefaultBodyLimit;
@@ -54,12 +54,14 @@ fn multipart_route(
     (schemas, paths, method_router)
 }
 
-/// The public routes: the category tree and the operational ones.
+/// The public routes: the category tree, the operational ones and the photo
+/// links of leads (the link carries its own signature).
 fn public() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(categories::list))
         .routes(routes!(health::healthz))
         .routes(routes!(health::readyz))
+        .routes(routes!(images::get))
 }
 
 /// The router and the OpenAPI document describing exactly its routes.

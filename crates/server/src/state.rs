@@ -26,6 +26,8 @@ pub struct AppState {
     pub spam: Arc<SpamScreen>,
     /// Where the photos of jobs are kept (in memory until [`AppState::with_images`]).
     pub images: ImageStore,
+    /// Poked when a job is written, so the dispatcher claims its leads at once.
+    pub deliveries_due: Arc<tokio::sync::Notify>,
 }
 
 impl AppState {
@@ -45,6 +47,7 @@ impl AppState {
             in_flight: InFlight::default(),
             spam,
             images: ImageStore::in_memory(),
+            deliveries_due: Arc::default(),
         })
     }
 

@@ -2,6 +2,7 @@
 
 pub mod forms;
 pub mod photos;
+pub mod receiver;
 
 use intake_core::{Environment, KeyPolicy, MasterKey, NewKey, Store};
 use intake_server::{AppState, Application, ImageStore, ImageStoreLocation, ServerConfig};

@@ -7,6 +7,7 @@ mod attachments;
 mod attachments_edges;
 mod auth;
 mod categories;
+mod delivery;
 mod errors;
 mod jobs;
 mod openapi;

@@ -66,6 +66,7 @@ async fn every_documented_route_is_served_and_every_served_route_is_documented()
         "POST /v1/affiliate-job/jobs/with-attachments",
         "POST /v1/affiliate-job/verify/jobs/with-attachments",
         "GET /v1/affiliate-job/jobs/{id}",
+        "GET /v1/affiliate-job/images/{job_id}/{image_id}",
         "GET /v1/affiliate-job/openapi.json",
         "GET /v1/affiliate-job/preferred-start-options",
     ]

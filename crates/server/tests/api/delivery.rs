@@ -1,0 +1,469 @@
+//! Lead delivery in production, against a real webhook receiver and a real
+//! SMTP sink: signatures, retries, 410, timeouts, per-trade limits, staging,
+//! image links and e-mail.
+
+use crate::helpers::receiver::{Receiver, Reply};
+use crate::helpers::{forms::job_form, photos, problem, spawn_app_with, trade, TestApp, TestKey};
+use intake_core::delivery::{DeliveryFilter, RetrySchedule};
+use intake_core::jobs::{CreationSource, NewJob, NewRecipient};
+use intake_core::{Environment, MasterKey};
+use intake_server::delivery::{DeliveryConfig, Dispatcher, ImageLinks, SmtpSettings};
+use intake_server::{ImageStore, ServerConfig};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Quick polling and retries, so the tests take milliseconds, not minutes.
+fn quick_delivery() -> DeliveryConfig {
+    DeliveryConfig {
+        poll_interval: Duration::from_millis(50),
+        timeout: Duration::from_millis(500),
+        retry: RetrySchedule {
+            base: Duration::from_millis(100),
+            max_delay: Duration::from_millis(200),
+            window: Duration::from_secs(3600),
+        },
+        shutdown_grace: Duration::from_secs(2),
+        ..DeliveryConfig::default()
+    }
+}
+
+async fn production_app(delivery: DeliveryConfig) -> (TestApp, TestKey) {
+    let app = spawn_app_with(ServerConfig {
+        environment: Environment::Production,
+        delivery,
+        ..ServerConfig::default()
+    })
+    .await;
+    let key = app.key(Environment::Production, "").await;
+    (app, key)
+}
+
+/// A boiler-repair trade near Westminster whose only channel is the receiver.
+fn webhook_trade(company_id: u64, receiver: &Receiver) -> intake_core::directory::TradeRecord {
+    let mut record = trade(company_id, &[1335], "SW1A 2AA", Some(10.0), &[], 9.0);
+    record.delivery = intake_core::directory::Delivery {
+        webhook_url: Some(receiver.hook_url(company_id)),
+        email: None,
+    };
+    record
+}
+
+/// Job number `n`: a different homeowner each time, so no spam signal fires.
+fn job(n: usize) -> Value {
+    const DAYS: [&str; 7] = [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ];
+    const NAMES: [&str; 7] = ["Sam", "Alex", "Priya", "Tom", "Aisha", "Megan", "Owen"];
+    json!({
+        "description": format!("Boiler not working, no hot water since {}.", DAYS[n % 7]),
+        "categoryId": 1335,
+        "email": format!("{}.jones{n}@example.com", NAMES[n % 7].to_lowercase()),
+        "phone": format!("0790000{n:04}"),
+        "firstName": NAMES[n % 7],
+        "lastName": "Jones",
+        "postcode": "SW1A 1AA",
+        "preferredStart": {"id": "URGENT", "date": "2026-12-01"},
+        "address": {"line1": "1 Parliament Street", "city": "London", "postcode": "SW1A 1AA"}
+    })
+}
+
+async fn create(app: &TestApp, key: &TestKey, body: &Value) -> String {
+    let response = app.post_json(key, "/jobs", body, &[]).await;
+    assert_eq!(response.status(), 201);
+    let created: Value = response.json().await.unwrap();
+    created["id"].as_str().unwrap().to_owned()
+}
+
+/// The recipients' delivery states of a job, by company id.
+async fn states(app: &TestApp, key: &TestKey, job_id: &str) -> Vec<(u64, String)> {
+    let view: Value = app
+        .signed_get(key, &format!("/jobs/{job_id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mut states: Vec<(u64, String)> = view["recipients"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_u64().unwrap(),
+                r["deliveryState"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    states.sort();
+    states
+}
+
+/// Polls `GET /jobs/{id}` until the states are `expected` (up to 20 s).
+async fn wait_for_states(app: &TestApp, key: &TestKey, job_id: &str, expected: &[(u64, &str)]) {
+    let expected: Vec<(u64, String)> = expected
+        .iter()
+        .map(|(id, state)| (*id, (*state).to_owned()))
+        .collect();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let now = states(app, key, job_id).await;
+        if now == expected {
+            return;
+        }
+        if tokio::time::Instant::now() >= deadline {
+            let outbox = app.store.deliveries(&DeliveryFilter::default()).await;
+            panic!("states stayed {now:?}, expected {expected:?}; outbox: {outbox:#?}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn verify_signature(master: &MasterKey, received: &crate::helpers::receiver::Received) {
+    let secret = master.webhook_secret(received.company_id);
+    standardwebhooks::Webhook::new(secret.expose())
+        .unwrap()
+        .verify(&received.body, &received.headers)
+        .expect("a valid Standard Webhooks signature");
+}
+
+#[tokio::test]
+async fn a_production_job_reaches_every_recipient_with_a_valid_standard_webhooks_signature() {
+    let receiver = Receiver::start().await;
+    let (app, key) = production_app(quick_delivery()).await;
+    app.import((1..=3).map(|id| webhook_trade(id, &receiver)).collect())
+        .await;
+    let job_id = create(&app, &key, &job(1)).await;
+
+    for company_id in 1..=3 {
+        let received = receiver.wait_for(company_id, 1).await;
+        let request = &received[0];
+        verify_signature(&app.master, request);
+        assert_eq!(request.header("content-type"), "application/json");
+        let id = request.header("webhook-id");
+        assert_eq!(id, format!("{job_id}.{company_id}.webhook"));
+        let lead = request.lead();
+        assert_eq!(lead["id"], id);
+        assert_eq!(
+            lead,
+            json!({
+                "type": "lead.created",
+                "id": id,
+                "createdAt": lead["createdAt"],
+                "trade": {"id": company_id, "name": format!("Trade {company_id}")},
+                "job": {
+                    "id": job_id,
+                    "category": {"id": 1335, "name": lead["job"]["category"]["name"]},
+                    "description": "Boiler not working, no hot water since Tuesday.",
+                    "preferredStart": {"id": "URGENT", "label": "It's urgent (within 48 hours)", "date": "2026-12-01"},
+                    "postcode": "SW1A 1AA",
+                    "address": {"line1": "1 Parliament Street", "city": "London", "postcode": "SW1A 1AA"},
+                    "consumer": {"firstName": "Alex", "lastName": "Jones", "email": "alex.jones1@example.com", "phone": "07900000001"},
+                    "images": []
+                }
+            })
+        );
+        assert!(!lead["job"]["category"]["name"].as_str().unwrap().is_empty());
+    }
+    wait_for_states(
+        &app,
+        &key,
+        &job_id,
+        &[(1, "delivered"), (2, "delivered"), (3, "delivered")],
+    )
+    .await;
+    assert_eq!(receiver.received().len(), 3, "each lead exactly once");
+}
+
+#[tokio::test]
+async fn a_failed_attempt_is_retried_with_the_same_webhook_id() {
+    let receiver = Receiver::start().await;
+    receiver.script(7, &[Reply::Status(500)]);
+    let (app, key) = production_app(quick_delivery()).await;
+    app.import(vec![webhook_trade(7, &receiver)]).await;
+    let job_id = create(&app, &key, &job(2)).await;
+
+    let received = receiver.wait_for(7, 2).await;
+    assert_eq!(
+        received[0].header("webhook-id"),
+        received[1].header("webhook-id")
+    );
+    assert_eq!(received[0].lead()["id"], received[1].lead()["id"]);
+    for request in &received {
+        verify_signature(&app.master, request);
+    }
+    wait_for_states(&app, &key, &job_id, &[(7, "delivered")]).await;
+    let deliveries = app
+        .store
+        .deliveries(&DeliveryFilter {
+            job_id: Some(job_id),
+            ..DeliveryFilter::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(deliveries.len(), 1);
+    assert_eq!(deliveries[0].attempts, 2);
+}
+
+#[tokio::test]
+async fn a_receiver_that_does_not_answer_in_time_gets_the_lead_again() {
+    let receiver = Receiver::start().await;
+    receiver.script(8, &[Reply::After(Duration::from_secs(3), 200)]);
+    let (app, key) = production_app(quick_delivery()).await;
+    app.import(vec![webhook_trade(8, &receiver)]).await;
+    let job_id = create(&app, &key, &job(3)).await;
+
+    let received = receiver.wait_for(8, 2).await;
+    assert_eq!(
+        received[0].header("webhook-id"),
+        received[1].header("webhook-id")
+    );
+    wait_for_states(&app, &key, &job_id, &[(8, "delivered")]).await;
+    let deliveries = app
+        .store
+        .deliveries(&DeliveryFilter::default())
+        .await
+        .unwrap();
+    assert_eq!(deliveries[0].attempts, 2);
+}
+
+#[tokio::test]
+async fn a_410_marks_the_trade_gone_and_later_jobs_skip_it() {
+    let receiver = Receiver::start().await;
+    receiver.always(11, Reply::Status(410));
+    let (app, key) = production_app(quick_delivery()).await;
+    app.import(vec![
+        webhook_trade(11, &receiver),
+        webhook_trade(12, &receiver),
+    ])
+    .await;
+    let first = create(&app, &key, &job(4)).await;
+    wait_for_states(&app, &key, &first, &[(11, "gone"), (12, "delivered")]).await;
+
+    let second = create(&app, &key, &job(5)).await;
+    wait_for_states(&app, &key, &second, &[(11, "gone"), (12, "delivered")]).await;
+    assert_eq!(receiver.received_by(11).len(), 1, "no lead after the 410");
+    assert_eq!(receiver.received_by(12).len(), 2);
+}
+
+#[tokio::test]
+async fn deliveries_to_one_trade_respect_its_concurrency_limit() {
+    let receiver = Receiver::start().await;
+    receiver.always(21, Reply::After(Duration::from_millis(300), 200));
+    let (app, key) = production_app(DeliveryConfig {
+        per_trade_concurrency: 2,
+        ..quick_delivery()
+    })
+    .await;
+    app.import(vec![webhook_trade(21, &receiver)]).await;
+    let mut jobs = Vec::new();
+    for n in 0..6 {
+        jobs.push(create(&app, &key, &job(10 + n)).await);
+    }
+    receiver.wait_for(21, 6).await;
+    assert_eq!(receiver.max_in_flight(21), 2);
+    for job_id in &jobs {
+        wait_for_states(&app, &key, job_id, &[(21, "delivered")]).await;
+    }
+}
+
+#[tokio::test]
+async fn staging_sends_nothing_even_with_a_dispatcher_running_over_its_store() {
+    let receiver = Receiver::start().await;
+    let app = spawn_app_with(ServerConfig::default()).await;
+    let key = app.staging_key().await;
+    app.import(vec![webhook_trade(31, &receiver)]).await;
+    let staging_job = create(&app, &key, &job(20)).await;
+
+    // A dispatcher over the same store, as `intake worker` would run, and a
+    // production job behind the staging one: once the production lead
+    // arrives, the dispatcher has had its chance at the staging job.
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let dispatcher = Dispatcher::new(
+        app.store.clone(),
+        Arc::new(app.master.clone()),
+        quick_delivery(),
+        ImageStore::in_memory(),
+    );
+    let running = tokio::spawn(dispatcher.run_until(async move {
+        let _ = stopped.await;
+    }));
+    let control = production_job(&app, 31).await;
+    let received = receiver.wait_for(31, 1).await;
+    assert_eq!(received[0].lead()["job"]["id"], control);
+
+    stop.send(()).unwrap();
+    running.await.unwrap();
+    assert_eq!(receiver.received().len(), 1, "only the production lead");
+    assert_eq!(
+        states(&app, &key, &staging_job).await,
+        [(31, "not_sent".to_owned())]
+    );
+    let outbox = app
+        .store
+        .deliveries(&DeliveryFilter {
+            job_id: Some(staging_job),
+            ..DeliveryFilter::default()
+        })
+        .await
+        .unwrap();
+    assert!(outbox.is_empty());
+}
+
+/// A production job written straight to the store, for `company_id`.
+async fn production_job(app: &TestApp, company_id: u64) -> String {
+    let tree = intake_core::categories::CategoryTree::embedded();
+    let id = uuid::Uuid::now_v7().to_string();
+    let new = NewJob {
+        id: id.clone(),
+        environment: Environment::Production,
+        key_id: "prd_control".into(),
+        application: "Control".into(),
+        creation_source: CreationSource::Api,
+        request_id: String::new(),
+        received_at: time::OffsetDateTime::now_utc(),
+        job: intake_core::jobs::validate(&job(21), tree).unwrap(),
+        recipients: vec![NewRecipient {
+            company_id,
+            name: format!("Trade {company_id}"),
+            rank: 1,
+        }],
+        images: Vec::new(),
+        idempotency: Vec::new(),
+    };
+    app.store.create_job(&new).await.unwrap();
+    id
+}
+
+#[tokio::test]
+async fn image_links_in_a_lead_serve_the_photo_and_refuse_a_tampered_or_expired_link() {
+    let receiver = Receiver::start().await;
+    let (app, key) = production_app(quick_delivery()).await;
+    app.import(vec![webhook_trade(41, &receiver)]).await;
+    let form = job_form(&job(30), &[("kitchen.png", photos::png(64, 48))]);
+    let response = app
+        .post_form(&key, "/jobs/with-attachments", &form, &[])
+        .await;
+    assert_eq!(response.status(), 201);
+    let job_id = response.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let lead = receiver.wait_for(41, 1).await[0].lead();
+    let image = &lead["job"]["images"][0];
+    assert_eq!(image["contentType"], "image/png");
+    assert_eq!(
+        (image["width"].as_u64(), image["height"].as_u64()),
+        (Some(64), Some(48))
+    );
+    assert!(image["urlExpiresAt"].is_string());
+    let url = image["url"].as_str().unwrap();
+    assert!(url.starts_with(&app.url(&format!("/v1/affiliate-job/images/{job_id}/"))));
+
+    let photo = app.http.get(url).send().await.unwrap();
+    assert_eq!(photo.status(), 200);
+    assert_eq!(photo.headers()["content-type"], "image/png");
+    assert_eq!(photo.headers()["cache-control"], "private");
+    let bytes = photo.bytes().await.unwrap();
+    let stored = std::fs::read(app.image_dir.join(&app.stored_files()[0])).unwrap();
+    assert_eq!(bytes.as_ref(), stored.as_slice());
+
+    let path = url.strip_prefix(&app.base_url()).unwrap();
+    let path_only = path.split('?').next().unwrap();
+    let mut tampered = url.to_owned();
+    let last = tampered.pop().unwrap();
+    tampered.push(if last == 'A' { 'B' } else { 'A' });
+    let refused = app.http.get(&tampered).send().await.unwrap();
+    problem(refused, 403, path_only).await;
+    let unsigned = app.http.get(app.url(path_only)).send().await.unwrap();
+    problem(unsigned, 403, path_only).await;
+
+    let links = ImageLinks::new(&app.master);
+    let image_id = path_only.rsplit('/').next().unwrap();
+    let past = time::OffsetDateTime::now_utc() - Duration::from_secs(60);
+    let expired = links.path_and_query(&job_id, image_id, past);
+    let detail = problem(
+        app.http.get(app.url(&expired)).send().await.unwrap(),
+        403,
+        path_only,
+    )
+    .await;
+    assert!(detail["detail"].as_str().unwrap().contains("expired"));
+
+    let future = time::OffsetDateTime::now_utc() + Duration::from_secs(60);
+    let unknown = links.path_and_query(&job_id, "no-such-image", future);
+    let unknown_path = unknown.split('?').next().unwrap();
+    problem(
+        app.http.get(app.url(&unknown)).send().await.unwrap(),
+        404,
+        unknown_path,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn without_an_smtp_relay_an_email_lead_waits_and_is_retried() {
+    let (app, key) = production_app(quick_delivery()).await;
+    let mut record = trade(51, &[1335], "SW1A 2AA", Some(10.0), &[], 9.0);
+    record.delivery.webhook_url = None;
+    app.import(vec![record]).await;
+    let job_id = create(&app, &key, &job(40)).await;
+
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let outbox = app
+            .store
+            .deliveries(&DeliveryFilter::default())
+            .await
+            .unwrap();
+        if outbox.len() == 1 && outbox[0].attempts >= 2 {
+            assert!(outbox[0].last_error.as_deref().unwrap().contains("SMTP"));
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{outbox:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        states(&app, &key, &job_id).await,
+        [(51, "pending".to_owned())]
+    );
+}
+
+#[tokio::test]
+async fn an_email_lead_reaches_the_smtp_sink_with_a_message_id_made_from_the_delivery_id() {
+    let Some(sink) = crate::helpers::receiver::SmtpSink::start().await else {
+        return;
+    };
+    let smtp = SmtpSettings::new(&sink.url(), "Leads <leads@example-trades.co.uk>").unwrap();
+    let (app, key) = production_app(DeliveryConfig {
+        smtp: Some(smtp),
+        ..quick_delivery()
+    })
+    .await;
+    let mut record = trade(61, &[1335], "SW1A 2AA", Some(10.0), &[], 9.0);
+    record.delivery.webhook_url = None;
+    app.import(vec![record]).await;
+    let job_id = create(&app, &key, &job(50)).await;
+
+    wait_for_states(&app, &key, &job_id, &[(61, "delivered")]).await;
+    let messages = sink.messages();
+    assert_eq!(messages.len(), 1);
+    // Long headers may be folded onto continuation lines.
+    let message = &messages[0].replace("\r\n ", " ").replace("\n ", " ");
+    let delivery_id = format!("{job_id}.61.email");
+    assert!(
+        message.contains(&format!(
+            "Message-ID: <lead.{delivery_id}@example-trades.co.uk>"
+        )),
+        "{message}"
+    );
+    assert!(message.contains("To: leads61@example.com"), "{message}");
+    assert!(message.contains("lead.json"));
+    assert!(message.contains("07900000050"));
+}

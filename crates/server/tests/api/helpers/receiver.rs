@@ -1,0 +1,305 @@
+//! A real webhook receiver on port 0: records every request, answers the
+//! replies scripted for each trade (then 200), and tracks concurrency.
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::routing::post;
+use axum::Router;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::Notify;
+
+/// What the receiver answers to one request.
+#[derive(Debug, Clone, Copy)]
+pub enum Reply {
+    /// This status at once.
+    Status(u16),
+    /// This status after a pause.
+    After(Duration, u16),
+}
+
+/// One request as received.
+#[derive(Debug, Clone)]
+pub struct Received {
+    /// The trade whose hook was called.
+    pub company_id: u64,
+    pub headers: HeaderMap,
+    pub body: Bytes,
+}
+
+impl Received {
+    /// The body as JSON.
+    pub fn lead(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap()
+    }
+
+    /// A header as text.
+    pub fn header(&self, name: &str) -> &str {
+        self.headers[name].to_str().unwrap()
+    }
+}
+
+#[derive(Default)]
+struct Inner {
+    received: Vec<Received>,
+    scripts: HashMap<u64, VecDeque<Reply>>,
+    always: HashMap<u64, Reply>,
+    in_flight: HashMap<u64, usize>,
+    max_in_flight: HashMap<u64, usize>,
+}
+
+#[derive(Default)]
+struct Shared {
+    inner: Mutex<Inner>,
+    arrived: Notify,
+}
+
+/// The running receiver.
+pub struct Receiver {
+    address: std::net::SocketAddr,
+    shared: Arc<Shared>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Receiver {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl Receiver {
+    /// Starts a receiver on a free port.
+    pub async fn start() -> Receiver {
+        let shared = Arc::new(Shared::default());
+        let app = Router::new()
+            .route("/hooks/{company_id}", post(receive))
+            .with_state(shared.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let task = tokio::spawn(async move {
+            axum::serve(listener, app).await.unwrap();
+        });
+        Receiver {
+            address,
+            shared,
+            task,
+        }
+    }
+
+    /// The webhook URL of trade `company_id`.
+    pub fn hook_url(&self, company_id: u64) -> String {
+        format!("http://{}/hooks/{company_id}", self.address)
+    }
+
+    /// The next replies to `company_id`, in order; then [`Receiver::always`] or 200.
+    pub fn script(&self, company_id: u64, replies: &[Reply]) {
+        let mut inner = self.shared.inner.lock().unwrap();
+        inner
+            .scripts
+            .entry(company_id)
+            .or_default()
+            .extend(replies.iter().copied());
+    }
+
+    /// What `company_id` gets once its script is used up.
+    pub fn always(&self, company_id: u64, reply: Reply) {
+        self.shared
+            .inner
+            .lock()
+            .unwrap()
+            .always
+            .insert(company_id, reply);
+    }
+
+    /// Every request so far, in arrival order.
+    pub fn received(&self) -> Vec<Received> {
+        self.shared.inner.lock().unwrap().received.clone()
+    }
+
+    /// The requests to `company_id`.
+    pub fn received_by(&self, company_id: u64) -> Vec<Received> {
+        self.received()
+            .into_iter()
+            .filter(|r| r.company_id == company_id)
+            .collect()
+    }
+
+    /// The most requests to `company_id` that were being answered at once.
+    pub fn max_in_flight(&self, company_id: u64) -> usize {
+        let inner = self.shared.inner.lock().unwrap();
+        inner.max_in_flight.get(&company_id).copied().unwrap_or(0)
+    }
+
+    /// Waits (up to 20 s) until `done` holds for the requests received.
+    pub async fn wait_until(&self, what: &str, done: impl Fn(&[Received]) -> bool) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let arrived = self.shared.arrived.notified();
+            if done(&self.received()) {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, arrived).await.is_err() {
+                panic!("the receiver never saw {what}: {:#?}", self.summary());
+            }
+        }
+    }
+
+    /// Waits until `company_id` received `count` requests.
+    pub async fn wait_for(&self, company_id: u64, count: usize) -> Vec<Received> {
+        self.wait_until(&format!("{count} requests for {company_id}"), |all| {
+            all.iter().filter(|r| r.company_id == company_id).count() >= count
+        })
+        .await;
+        self.received_by(company_id)
+    }
+
+    fn summary(&self) -> Vec<(u64, String)> {
+        self.received()
+            .iter()
+            .map(|r| (r.company_id, r.header("webhook-id").to_owned()))
+            .collect()
+    }
+}
+
+async fn receive(
+    State(shared): State<Arc<Shared>>,
+    Path(company_id): Path<u64>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> StatusCode {
+    let reply = {
+        let mut inner = shared.inner.lock().unwrap();
+        inner.received.push(Received {
+            company_id,
+            headers,
+            body,
+        });
+        let now = {
+            let count = inner.in_flight.entry(company_id).or_default();
+            *count += 1;
+            *count
+        };
+        let max = inner.max_in_flight.entry(company_id).or_default();
+        *max = (*max).max(now);
+        let scripted = inner
+            .scripts
+            .get_mut(&company_id)
+            .and_then(VecDeque::pop_front);
+        scripted
+            .or_else(|| inner.always.get(&company_id).copied())
+            .unwrap_or(Reply::Status(200))
+    };
+    shared.arrived.notify_waiters();
+    // Counted out on drop: a sender that gives up cancels this handler.
+    let _answering = Answering {
+        shared: shared.clone(),
+        company_id,
+    };
+    let status = match reply {
+        Reply::Status(status) => status,
+        Reply::After(pause, status) => {
+            tokio::time::sleep(pause).await;
+            status
+        }
+    };
+    StatusCode::from_u16(status).unwrap()
+}
+
+struct Answering {
+    shared: Arc<Shared>,
+    company_id: u64,
+}
+
+impl Drop for Answering {
+    fn drop(&mut self) {
+        let mut inner = self.shared.inner.lock().unwrap();
+        *inner.in_flight.entry(self.company_id).or_default() -= 1;
+    }
+}
+
+/// A real SMTP server: Python `aiosmtpd` on a free port, writing each message
+/// into a Maildir (tests/interop/install.sh installs it).
+pub struct SmtpSink {
+    port: u16,
+    dir: tempfile::TempDir,
+    _process: tokio::process::Child,
+}
+
+const SMTP_SINK: &str = r#"
+import asyncio, sys
+from aiosmtpd.handlers import Mailbox
+from aiosmtpd.smtp import SMTP
+
+async def main():
+    handler = Mailbox(sys.argv[1])
+    loop = asyncio.get_running_loop()
+    server = await loop.create_server(lambda: SMTP(handler, hostname="localhost"), "127.0.0.1", 0)
+    print(server.sockets[0].getsockname()[1], flush=True)
+    await server.serve_forever()
+
+asyncio.run(main())
+"#;
+
+impl SmtpSink {
+    /// Starts the sink, or `None` (with a note) when Python or aiosmtpd is
+    /// missing, unless `INTAKE_REQUIRE_INTEROP=1` demands it.
+    pub async fn start() -> Option<SmtpSink> {
+        use tokio::io::AsyncBufReadExt;
+        let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_owned());
+        let present = std::process::Command::new(&python)
+            .args(["-c", "import aiosmtpd"])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success());
+        if !present {
+            let note = "Python aiosmtpd is not installed (bash tests/interop/install.sh)";
+            assert!(
+                std::env::var("INTAKE_REQUIRE_INTEROP").as_deref() != Ok("1"),
+                "{note}"
+            );
+            eprintln!("skipped: {note}");
+            return None;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let mut process = tokio::process::Command::new(&python)
+            .arg("-c")
+            .arg(SMTP_SINK)
+            // A folder that does not exist yet: Maildir makes it with its subfolders.
+            .arg(dir.path().join("maildir"))
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let stdout = process.stdout.take().unwrap();
+        let mut line = String::new();
+        tokio::time::timeout(
+            Duration::from_secs(20),
+            tokio::io::BufReader::new(stdout).read_line(&mut line),
+        )
+        .await
+        .expect("the SMTP sink starts")
+        .unwrap();
+        Some(SmtpSink {
+            port: line.trim().parse().expect("the SMTP sink prints its port"),
+            dir,
+            _process: process,
+        })
+    }
+
+    /// `smtp://127.0.0.1:PORT` (plain, as on a local relay).
+    pub fn url(&self) -> String {
+        format!("smtp://127.0.0.1:{}", self.port)
+    }
+
+    /// Every message received, as raw text.
+    pub fn messages(&self) -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(self.dir.path().join("maildir").join("new")) else {
+            return Vec::new();
+        };
+        entries
+            .map(|entry| std::fs::read_to_string(entry.unwrap().path()).unwrap())
+            .collect()
+    }
+}
