@@ -198,8 +198,8 @@ impl Settings {
             );
         }
         let url = self.database_url();
-        if !url.starts_with("sqlite:") {
-            bail!("database URL `{url}`: only sqlite:// is supported by this build");
+        if !crate::open_store::is_supported(&url) {
+            bail!("database URL `{url}`: use sqlite://PATH, postgres:// or postgresql://");
         }
         Ok(())
     }

@@ -5,5 +5,6 @@ mod helpers;
 mod config;
 mod directory;
 mod keys;
+mod postgres;
 mod secrets;
 mod submit;

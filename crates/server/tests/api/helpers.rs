@@ -1,5 +1,6 @@
 //! `spawn_app()` and friends.
 
+pub mod backend;
 pub mod forms;
 pub mod photos;
 pub mod receiver;
@@ -7,7 +8,6 @@ pub mod receiver;
 use intake_core::{Environment, KeyPolicy, MasterKey, NewKey, Store};
 use intake_server::{AppState, Application, ImageStore, ImageStoreLocation, ServerConfig};
 use intake_signature::{digest_header, sign, Algorithm, Message};
-use intake_store_sqlite::SqliteStore;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -18,8 +18,9 @@ pub struct TestApp {
     pub address: SocketAddr,
     pub state: AppState,
     pub store: Arc<dyn Store>,
-    /// The same store as its concrete type, to take it away in outage tests.
-    pub sqlite: SqliteStore,
+    /// The same store as its backend knows it, to take it away in outage
+    /// tests ([`TestApp::close_store`]).
+    backend: backend::TestStore,
     pub master: MasterKey,
     pub http: reqwest::Client,
     /// The folder of the image store (`DATA_DIR/images`).
@@ -43,9 +44,8 @@ pub async fn spawn_app() -> TestApp {
 /// Starts a server with `config`.
 pub async fn spawn_app_with(config: ServerConfig) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("intake.db").display());
-    let sqlite = SqliteStore::open(&url).await.unwrap();
-    let store: Arc<dyn Store> = Arc::new(sqlite.clone());
+    let backend = backend::TestStore::open(dir.path()).await;
+    let store = backend.store();
     let master = MasterKey::generate();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let image_dir = dir.path().join("images");
@@ -64,7 +64,7 @@ pub async fn spawn_app_with(config: ServerConfig) -> TestApp {
         address,
         state,
         store,
-        sqlite,
+        backend,
         master,
         http: reqwest::Client::new(),
         image_dir,
@@ -75,6 +75,11 @@ pub async fn spawn_app_with(config: ServerConfig) -> TestApp {
 }
 
 impl TestApp {
+    /// Takes the store away (closes its connections), as an outage would.
+    pub async fn close_store(&self) {
+        self.backend.close().await;
+    }
+
     /// `http://127.0.0.1:PORT`
     pub fn base_url(&self) -> String {
         format!("http://{}", self.address)

@@ -416,7 +416,7 @@ async fn a_job_can_be_read_back_by_its_application_only() {
 #[tokio::test]
 async fn with_the_store_gone_a_job_gets_503_with_retry_after_and_readyz_fails() {
     let (app, key) = app_with_trades().await;
-    app.sqlite.close().await;
+    app.close_store().await;
     let response = app
         .post_json(
             &key,

@@ -1,5 +1,7 @@
-//! Integration tests: the real server on port 0, a fresh SQLite store each,
-//! spoken to over real HTTP.
+// Integration tests: the real server on port 0, a fresh store each, spoken
+// to over real HTTP. Run on SQLite as this test binary (`api`) and on
+// PostgreSQL as `api_postgres`, which includes this file (hence plain
+// comments here: an included file may not carry inner doc comments).
 
 mod helpers;
 

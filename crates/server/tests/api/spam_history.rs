@@ -201,7 +201,7 @@ async fn a_burst_of_different_jobs_from_one_email_tips_over() {
 #[tokio::test]
 async fn with_the_store_gone_verify_gets_503_rather_than_an_unscreened_answer() {
     let (app, first, _) = app_with_two_affiliates().await;
-    app.sqlite.close().await;
+    app.close_store().await;
     let verify = "/verify/jobs/with-attachments";
     let form = job_form(&job_body(), &[]);
     let response = app.post_form(&first, verify, &form, &[]).await;
