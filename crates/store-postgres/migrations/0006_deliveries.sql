@@ -2,7 +2,7 @@
 -- written in the job's transaction and claimed by dispatchers with
 -- FOR UPDATE SKIP LOCKED.
 CREATE TABLE deliveries (
-    id              TEXT PRIMARY KEY,
+    id              TEXT PRIMARY KEY,  -- `{job_id}.{company_id}.{channel}`: the webhook-id
     job_id          TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
     company_id      BIGINT NOT NULL,
     channel         TEXT NOT NULL CHECK (channel IN ('webhook', 'email')),
@@ -11,6 +11,7 @@ CREATE TABLE deliveries (
     attempts        INTEGER NOT NULL DEFAULT 0,
     next_attempt_at TIMESTAMPTZ NOT NULL,
     created_at      TIMESTAMPTZ NOT NULL,
+    updated_at      TIMESTAMPTZ NOT NULL,
     last_error      TEXT,
     delivered_at    TIMESTAMPTZ
 );

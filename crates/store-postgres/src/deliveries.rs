@@ -16,14 +16,15 @@ const COLUMNS: &str = "id, job_id, company_id, channel, target, state, attempts,
 /// end). Rows another claimer holds are skipped, not waited for.
 const CLAIM: &str = "\
 WITH gone AS (
-    UPDATE deliveries SET state = 'gone'
+    UPDATE deliveries SET state = 'gone', updated_at = $1,
+        last_error = 'the target answered 410 Gone earlier'
     WHERE id IN (
         SELECT d.id FROM deliveries d
         JOIN gone_targets g ON g.channel = d.channel AND g.target = d.target
         WHERE d.state = 'pending' AND d.next_attempt_at <= $1
         FOR UPDATE OF d SKIP LOCKED)
 )
-UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = $2
+UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = $2, updated_at = $1
 WHERE id IN (
     SELECT d.id FROM deliveries d
     WHERE d.state = 'pending' AND d.next_attempt_at <= $1
@@ -61,29 +62,32 @@ pub async fn finish(
     let attempt = attempt as i32;
     let done = match outcome {
         Outcome::Delivered => sqlx::query(
-            "UPDATE deliveries SET state = 'delivered', delivered_at = $2 WHERE id = $1 AND state = 'pending'",
+            "UPDATE deliveries SET state = 'delivered', delivered_at = $2, updated_at = $2, last_error = NULL \
+             WHERE id = $1 AND state = 'pending'",
         )
         .bind(id)
         .bind(now)
         .execute(pool)
         .await,
         Outcome::Retry { at, error } => sqlx::query(
-            "UPDATE deliveries SET next_attempt_at = $3, last_error = $4 \
+            "UPDATE deliveries SET next_attempt_at = $3, last_error = $4, updated_at = $5 \
              WHERE id = $1 AND state = 'pending' AND attempts = $2",
         )
         .bind(id)
         .bind(attempt)
         .bind(at)
         .bind(error)
+        .bind(now)
         .execute(pool)
         .await,
         Outcome::Dead { error } => sqlx::query(
-            "UPDATE deliveries SET state = 'dead', last_error = $3 \
+            "UPDATE deliveries SET state = 'dead', last_error = $3, updated_at = $4 \
              WHERE id = $1 AND state = 'pending' AND attempts = $2",
         )
         .bind(id)
         .bind(attempt)
         .bind(error)
+        .bind(now)
         .execute(pool)
         .await,
         Outcome::Gone { error } => return gone(pool, id, attempt, error, now).await,
@@ -102,7 +106,7 @@ async fn gone(
 ) -> Result<bool, StoreError> {
     let applied: Option<i32> = sqlx::query_scalar(
         "WITH this AS (
-            UPDATE deliveries SET state = 'gone', last_error = $3
+            UPDATE deliveries SET state = 'gone', last_error = $3, updated_at = $4
             WHERE id = $1 AND state = 'pending' AND attempts = $2
             RETURNING channel, target
         ), marked AS (
@@ -110,7 +114,7 @@ async fn gone(
             SELECT channel, target, $4 FROM this
             ON CONFLICT (channel, target) DO NOTHING
         ), others AS (
-            UPDATE deliveries d SET state = 'gone', last_error = $3
+            UPDATE deliveries d SET state = 'gone', last_error = $3, updated_at = $4
             FROM this WHERE d.channel = this.channel AND d.target = this.target
                 AND d.state = 'pending' AND d.id <> $1
         )
@@ -166,6 +170,8 @@ pub async fn retry(
     push_filter(&mut query, filter, "state IN ('dead', 'gone')");
     query
         .push(" FOR UPDATE), retried AS (UPDATE deliveries d SET state = 'pending', next_attempt_at = ")
+        .push_bind(now)
+        .push(", updated_at = ")
         .push_bind(now)
         .push(
             " FROM picked WHERE d.id = picked.id RETURNING d.channel, d.target), \

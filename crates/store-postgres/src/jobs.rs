@@ -42,9 +42,9 @@ WITH job AS (
     FROM UNNEST($25::text[], $26::text[], $27::text[], $28::text[], $29::int[], $30::int[], $31::bigint[])
         WITH ORDINALITY AS i (image_id, object_key, file_name, content_type, width, height, bytes, position)
 )
-INSERT INTO deliveries (id, job_id, company_id, channel, target, state, attempts, next_attempt_at, created_at)
+INSERT INTO deliveries (id, job_id, company_id, channel, target, state, attempts, next_attempt_at, created_at, updated_at)
 SELECT $1 || '.' || t.company_id || '.' || c.channel, $1, t.company_id, c.channel, c.target,
-    CASE WHEN g.target IS NULL THEN 'pending' ELSE 'gone' END, 0, $7, $7
+    CASE WHEN g.target IS NULL THEN 'pending' ELSE 'gone' END, 0, $7, $7, $7
 FROM trades t
 CROSS JOIN LATERAL (VALUES ('webhook', t.webhook_url), ('email', t.email)) AS c (channel, target)
 LEFT JOIN gone_targets g ON g.channel = c.channel AND g.target = c.target
