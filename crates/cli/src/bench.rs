@@ -51,6 +51,11 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         scenario.requests(client, &args.client.base_url)?,
     )
     .await?;
+    if let Some(refused) = figures.statuses.get(&429) {
+        eprintln!(
+            "warning: {refused} requests were refused with 429 (the per-key limits): these figures measure the limiter. Start the server with INTAKE_RATE_LIMIT_PER_SECOND=0 INTAKE_MAX_IN_FLIGHT_PER_KEY=0."
+        );
+    }
     let rows = [
         (scenario.label().to_owned(), figures),
         ("/healthz (ceiling)".to_owned(), ceiling),

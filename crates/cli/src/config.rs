@@ -52,6 +52,12 @@ pub struct Settings {
     /// `INTAKE_IMAGE_STORE`: where job photos go, `file:///PATH` or
     /// `s3://BUCKET/PREFIX`; empty means the `images` folder of the data dir.
     pub image_store: String,
+    /// `INTAKE_RATE_LIMIT_PER_SECOND`: each key's rate in this process; 0 disables.
+    pub rate_limit_per_second: u32,
+    /// `INTAKE_RATE_LIMIT_BURST`: requests a key may make at once above its rate.
+    pub rate_limit_burst: u32,
+    /// `INTAKE_MAX_IN_FLIGHT_PER_KEY`: each key's requests in flight in this process; 0 disables.
+    pub max_in_flight_per_key: u32,
 }
 
 impl Default for Settings {
@@ -74,6 +80,9 @@ impl Default for Settings {
             spam_threshold: 1.0,
             multipart_body_limit_bytes: intake_server::DEFAULT_MULTIPART_BODY_LIMIT,
             image_store: String::new(),
+            rate_limit_per_second: intake_server::DEFAULT_RATE_LIMIT_PER_SECOND,
+            rate_limit_burst: intake_server::DEFAULT_RATE_LIMIT_BURST,
+            max_in_flight_per_key: intake_server::DEFAULT_MAX_IN_FLIGHT_PER_KEY,
         }
     }
 }
@@ -133,6 +142,9 @@ pub fn load(config_file: Option<&Path>, flags: FlagOverrides) -> anyhow::Result<
         "SPAM_THRESHOLD",
         "MULTIPART_BODY_LIMIT_BYTES",
         "IMAGE_STORE",
+        "RATE_LIMIT_PER_SECOND",
+        "RATE_LIMIT_BURST",
+        "MAX_IN_FLIGHT_PER_KEY",
     ];
     figment = figment
         .merge(Env::prefixed("INTAKE_").only(&known))
@@ -191,6 +203,7 @@ impl Settings {
             );
         }
         self.image_store()?;
+        self.validate_limits()?;
         if !matches!(self.log_format.as_str(), "text" | "json") {
             bail!(
                 "log_format must be `text` or `json`, not `{}`",
@@ -200,6 +213,30 @@ impl Settings {
         let url = self.database_url();
         if !crate::open_store::is_supported(&url) {
             bail!("database URL `{url}`: use sqlite://PATH, postgres:// or postgresql://");
+        }
+        Ok(())
+    }
+
+    /// The per-key limits: 0 switches a limit off; a rate needs a burst.
+    fn validate_limits(&self) -> anyhow::Result<()> {
+        const MOST: u32 = 1_000_000;
+        if self.rate_limit_per_second > MOST {
+            bail!(
+                "rate_limit_per_second must be 0 (off) to {MOST}, not {}",
+                self.rate_limit_per_second
+            );
+        }
+        if self.rate_limit_per_second > 0 && !(1..=MOST).contains(&self.rate_limit_burst) {
+            bail!(
+                "rate_limit_burst must be 1 to {MOST} while the rate limit is on, not {}",
+                self.rate_limit_burst
+            );
+        }
+        if self.max_in_flight_per_key > MOST {
+            bail!(
+                "max_in_flight_per_key must be 0 (off) to {MOST}, not {}",
+                self.max_in_flight_per_key
+            );
         }
         Ok(())
     }
@@ -248,6 +285,9 @@ impl Settings {
             idempotency_ttl: Duration::from_secs(self.idempotency_ttl_seconds),
             max_recipients: self.max_recipients,
             spam_threshold: self.spam_threshold,
+            rate_limit_per_second: self.rate_limit_per_second,
+            rate_limit_burst: self.rate_limit_burst,
+            max_in_flight_per_key: self.max_in_flight_per_key,
         })
     }
 }

@@ -7,6 +7,15 @@ use std::time::Duration;
 /// Default limit of a multipart body: five images of 10 MiB and the job, with room to spare.
 pub const DEFAULT_MULTIPART_BODY_LIMIT: usize = 50 * 1024 * 1024;
 
+/// Default rate of each key: generous for an integrator, a brake on a runaway loop.
+pub const DEFAULT_RATE_LIMIT_PER_SECOND: u32 = 50;
+
+/// Default burst of each key above its rate.
+pub const DEFAULT_RATE_LIMIT_BURST: u32 = 100;
+
+/// Default cap on a key's requests in flight.
+pub const DEFAULT_MAX_IN_FLIGHT_PER_KEY: u32 = 32;
+
 /// Settings of one server process.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -34,6 +43,13 @@ pub struct ServerConfig {
     pub max_recipients: usize,
     /// Spam score at which a job is refused (and quarantined); the same in every environment.
     pub spam_threshold: f64,
+    /// Requests a second each key may make on average, in this process (its
+    /// token bucket's refill); 0 disables the rate limit.
+    pub rate_limit_per_second: u32,
+    /// Requests a key may make at once above its rate (its bucket's size).
+    pub rate_limit_burst: u32,
+    /// Requests of one key handled at the same time, in this process; 0 disables the cap.
+    pub max_in_flight_per_key: u32,
     /// Whether a production server runs the lead dispatcher itself
     /// (`INTAKE_DISPATCHER=false` leaves it to `intake worker`).
     pub dispatcher: bool,
@@ -56,6 +72,9 @@ impl Default for ServerConfig {
             idempotency_ttl: Duration::from_secs(24 * 3600),
             max_recipients: intake_core::directory::matching::DEFAULT_MAX_RECIPIENTS,
             spam_threshold: intake_core::spam::SpamScreen::DEFAULT_THRESHOLD,
+            rate_limit_per_second: DEFAULT_RATE_LIMIT_PER_SECOND,
+            rate_limit_burst: DEFAULT_RATE_LIMIT_BURST,
+            max_in_flight_per_key: DEFAULT_MAX_IN_FLIGHT_PER_KEY,
             dispatcher: true,
             delivery: crate::delivery::DeliveryConfig::default(),
         }

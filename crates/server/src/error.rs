@@ -35,6 +35,13 @@ pub enum ApiError {
     PayloadTooLarge(String),
     /// 415: the body is not of an accepted media type.
     UnsupportedMediaType(String),
+    /// 429: the key is over its rate limit or its cap on requests in flight.
+    TooManyRequests {
+        /// What was exceeded and what to do.
+        detail: String,
+        /// Whole seconds to wait, sent as `Retry-After` (at least 1).
+        retry_after_seconds: u64,
+    },
     /// 503: the store cannot be reached; try again later.
     Unavailable(String),
     /// 500: a fault of ours; the cause is logged, not shown.
@@ -51,6 +58,13 @@ const RETRY_AFTER_SECONDS: &str = "2";
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let in_flight = matches!(self, ApiError::InFlight(_));
+        let retry_after = match &self {
+            ApiError::TooManyRequests {
+                retry_after_seconds,
+                ..
+            } => Some(HeaderValue::from((*retry_after_seconds).max(1))),
+            _ => None,
+        };
         let (status, detail, cause) = match self {
             ApiError::BadRequest(detail) => (StatusCode::BAD_REQUEST, detail, None),
             ApiError::Unauthorized(detail) => (StatusCode::UNAUTHORIZED, detail, None),
@@ -60,6 +74,7 @@ impl IntoResponse for ApiError {
             ApiError::Spam => (StatusCode::UNPROCESSABLE_ENTITY, SPAM_DETAIL.to_owned(), None),
             ApiError::PayloadTooLarge(detail) => (StatusCode::PAYLOAD_TOO_LARGE, detail, None),
             ApiError::UnsupportedMediaType(detail) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, detail, None),
+            ApiError::TooManyRequests { detail, .. } => (StatusCode::TOO_MANY_REQUESTS, detail, None),
             ApiError::Unavailable(cause) => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 "The service cannot reach its store just now; retry after the number of seconds in Retry-After.".to_owned(),
@@ -79,6 +94,9 @@ impl IntoResponse for ApiError {
                 header::RETRY_AFTER,
                 HeaderValue::from_static(RETRY_AFTER_SECONDS),
             );
+        }
+        if let Some(seconds) = retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, seconds);
         }
         if !detail.is_empty() {
             response.extensions_mut().insert(ProblemDetail(detail));

@@ -12,6 +12,7 @@ mod directory;
 mod error;
 mod handlers;
 mod idempotency;
+mod limits;
 mod openapi;
 mod problem_layer;
 mod routes;
@@ -22,7 +23,10 @@ mod workers;
 
 pub use app::Application;
 pub use auth::AuthenticatedKey;
-pub use config::{ServerConfig, DEFAULT_MULTIPART_BODY_LIMIT};
+pub use config::{
+    ServerConfig, DEFAULT_MAX_IN_FLIGHT_PER_KEY, DEFAULT_MULTIPART_BODY_LIMIT,
+    DEFAULT_RATE_LIMIT_BURST, DEFAULT_RATE_LIMIT_PER_SECOND,
+};
 pub use error::ApiError;
 pub use shutdown::shutdown_signal;
 pub use state::AppState;

@@ -2,6 +2,7 @@
 
 use crate::auth::{require_signature, require_signature_multipart};
 use crate::handlers::{categories, health, images, jobs, openapi, options, trades, verify};
+use crate::limits::{document_429, limit_per_key};
 use crate::openapi::ApiDoc;
 use crate::state::AppState;
 use axum::extract::DefaultBodyLimit;
@@ -31,13 +32,20 @@ fn signed(state: &AppState) -> OpenApiRouter<AppState> {
 }
 
 /// Puts the signature check in front of a route's handlers only, so a wrong
-/// method still answers 405 rather than 401.
+/// method still answers 405 rather than 401; then the key's limits, which
+/// need the key the signature check found.
 fn signed_route(
     state: &AppState,
-    (schemas, paths, method_router): UtoipaMethodRouter<AppState>,
+    (schemas, mut paths, method_router): UtoipaMethodRouter<AppState>,
 ) -> UtoipaMethodRouter<AppState> {
     let auth = axum::middleware::from_fn_with_state(state.clone(), require_signature);
-    (schemas, paths, method_router.route_layer(auth))
+    let limits = axum::middleware::from_fn_with_state(state.clone(), limit_per_key);
+    document_429(&mut paths);
+    (
+        schemas,
+        paths,
+        method_router.route_layer(limits).route_layer(auth),
+    )
 }
 
 /// Like [`signed_route`] for a multipart route: the signature layer reads the
@@ -45,11 +53,14 @@ fn signed_route(
 /// read without a second, smaller limit.
 fn multipart_route(
     state: &AppState,
-    (schemas, paths, method_router): UtoipaMethodRouter<AppState>,
+    (schemas, mut paths, method_router): UtoipaMethodRouter<AppState>,
 ) -> UtoipaMethodRouter<AppState> {
     let auth = axum::middleware::from_fn_with_state(state.clone(), require_signature_multipart);
+    let limits = axum::middleware::from_fn_with_state(state.clone(), limit_per_key);
+    document_429(&mut paths);
     let method_router = method_router
         .layer(DefaultBodyLimit::disable())
+        .route_layer(limits)
         .route_layer(auth);
     (schemas, paths, method_router)
 }

@@ -3,6 +3,7 @@
 use crate::config::ServerConfig;
 use crate::directory::DirectoryCell;
 use crate::idempotency::InFlight;
+use crate::limits::KeyLimits;
 use crate::storage::ImageStore;
 use intake_core::directory::LoadError;
 use intake_core::spam::SpamScreen;
@@ -26,6 +27,8 @@ pub struct AppState {
     pub spam: Arc<SpamScreen>,
     /// Where the photos of jobs are kept (in memory until [`AppState::with_images`]).
     pub images: ImageStore,
+    /// Each key's rate limit and cap on requests in flight (see `limits`).
+    pub limits: Arc<KeyLimits>,
     /// Poked when a job is written, so the dispatcher claims its leads at once.
     pub deliveries_due: Arc<tokio::sync::Notify>,
 }
@@ -39,6 +42,7 @@ impl AppState {
     ) -> Result<Self, LoadError> {
         let directory = Arc::new(DirectoryCell::load(store.as_ref()).await?);
         let spam = Arc::new(SpamScreen::standard(config.spam_threshold));
+        let limits = Arc::new(KeyLimits::new(&config));
         Ok(AppState {
             store,
             master_key: Arc::new(master_key),
@@ -47,6 +51,7 @@ impl AppState {
             in_flight: InFlight::default(),
             spam,
             images: ImageStore::in_memory(),
+            limits,
             deliveries_due: Arc::default(),
         })
     }

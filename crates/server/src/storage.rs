@@ -87,6 +87,21 @@ impl ImageStore {
         ImageStore::open(&ImageStoreLocation::Memory).expect("an in-memory store always opens")
     }
 
+    /// A store on an `object_store` backend built by the caller (one with
+    /// settings no `INTAKE_IMAGE_STORE` URL carries, or a wrapper such as
+    /// `object_store::throttle`); it keeps content types. `location` is how
+    /// the store is named in logs.
+    pub fn from_object_store(
+        objects: Arc<dyn ObjectStore>,
+        location: ImageStoreLocation,
+    ) -> Self {
+        ImageStore {
+            objects,
+            keeps_content_type: true,
+            location,
+        }
+    }
+
     /// Where this store keeps its objects.
     pub fn location(&self) -> &ImageStoreLocation {
         &self.location

@@ -5,6 +5,7 @@ mod helpers;
 mod config;
 mod directory;
 mod keys;
+mod rate_limits;
 mod postgres;
 mod secrets;
 mod submit;

@@ -43,13 +43,21 @@ pub async fn spawn_app() -> TestApp {
 
 /// Starts a server with `config`.
 pub async fn spawn_app_with(config: ServerConfig) -> TestApp {
+    spawn_app_with_images(config, None).await
+}
+
+/// Starts a server with `config` whose photos go to `images`, else to the
+/// `images` folder of its data dir.
+pub async fn spawn_app_with_images(config: ServerConfig, images: Option<ImageStore>) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let backend = backend::TestStore::open(dir.path()).await;
     let store = backend.store();
     let master = MasterKey::generate();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let image_dir = dir.path().join("images");
-    let images = ImageStore::open(&ImageStoreLocation::Local(image_dir.clone())).unwrap();
+    let images = images.unwrap_or_else(|| {
+        ImageStore::open(&ImageStoreLocation::Local(image_dir.clone())).unwrap()
+    });
     let state = AppState::load(store.clone(), master.clone(), config)
         .await
         .unwrap()
