@@ -39,6 +39,26 @@ async fn production_app(delivery: DeliveryConfig) -> (TestApp, TestKey) {
     (app, key)
 }
 
+/// Imports while the dispatcher polls. The SQLite import opens a deferred
+/// transaction that reads before it writes, so a claim committed in between
+/// makes it fail at once with `database is locked` (SQLITE_BUSY_SNAPSHOT, which
+/// no busy timeout waits out); try again as an operator would.
+async fn import(app: &TestApp, records: Vec<intake_core::directory::TradeRecord>) {
+    let tree = intake_core::categories::CategoryTree::embedded();
+    let geography = intake_core::geography::Geography::embedded();
+    let valid: Vec<_> = records
+        .into_iter()
+        .map(|r| r.validate(tree, geography).unwrap())
+        .collect();
+    let mut tries = 0;
+    while let Err(error) = app.store.import_trades(&valid).await {
+        tries += 1;
+        assert!(tries < 50, "{error}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    app.state.refresh_directory().await.unwrap();
+}
+
 /// A boiler-repair trade near Westminster whose only channel is the receiver.
 fn webhook_trade(company_id: u64, receiver: &Receiver) -> intake_core::directory::TradeRecord {
     let mut record = trade(company_id, &[1335], "SW1A 2AA", Some(10.0), &[], 9.0);
@@ -136,8 +156,11 @@ fn verify_signature(master: &MasterKey, received: &crate::helpers::receiver::Rec
 async fn a_production_job_reaches_every_recipient_with_a_valid_standard_webhooks_signature() {
     let receiver = Receiver::start().await;
     let (app, key) = production_app(quick_delivery()).await;
-    app.import((1..=3).map(|id| webhook_trade(id, &receiver)).collect())
-        .await;
+    import(
+        &app,
+        (1..=3).map(|id| webhook_trade(id, &receiver)).collect(),
+    )
+    .await;
     let job_id = create(&app, &key, &job(1)).await;
 
     for company_id in 1..=3 {
@@ -185,7 +208,7 @@ async fn a_failed_attempt_is_retried_with_the_same_webhook_id() {
     let receiver = Receiver::start().await;
     receiver.script(7, &[Reply::Status(500)]);
     let (app, key) = production_app(quick_delivery()).await;
-    app.import(vec![webhook_trade(7, &receiver)]).await;
+    import(&app, vec![webhook_trade(7, &receiver)]).await;
     let job_id = create(&app, &key, &job(2)).await;
 
     let received = receiver.wait_for(7, 2).await;
@@ -215,7 +238,7 @@ async fn a_receiver_that_does_not_answer_in_time_gets_the_lead_again() {
     let receiver = Receiver::start().await;
     receiver.script(8, &[Reply::After(Duration::from_secs(3), 200)]);
     let (app, key) = production_app(quick_delivery()).await;
-    app.import(vec![webhook_trade(8, &receiver)]).await;
+    import(&app, vec![webhook_trade(8, &receiver)]).await;
     let job_id = create(&app, &key, &job(3)).await;
 
     let received = receiver.wait_for(8, 2).await;
@@ -237,10 +260,10 @@ async fn a_410_marks_the_trade_gone_and_later_jobs_skip_it() {
     let receiver = Receiver::start().await;
     receiver.always(11, Reply::Status(410));
     let (app, key) = production_app(quick_delivery()).await;
-    app.import(vec![
-        webhook_trade(11, &receiver),
-        webhook_trade(12, &receiver),
-    ])
+    import(
+        &app,
+        vec![webhook_trade(11, &receiver), webhook_trade(12, &receiver)],
+    )
     .await;
     let first = create(&app, &key, &job(4)).await;
     wait_for_states(&app, &key, &first, &[(11, "gone"), (12, "delivered")]).await;
@@ -260,7 +283,7 @@ async fn deliveries_to_one_trade_respect_its_concurrency_limit() {
         ..quick_delivery()
     })
     .await;
-    app.import(vec![webhook_trade(21, &receiver)]).await;
+    import(&app, vec![webhook_trade(21, &receiver)]).await;
     let mut jobs = Vec::new();
     for n in 0..6 {
         jobs.push(create(&app, &key, &job(10 + n)).await);
@@ -277,7 +300,7 @@ async fn staging_sends_nothing_even_with_a_dispatcher_running_over_its_store() {
     let receiver = Receiver::start().await;
     let app = spawn_app_with(ServerConfig::default()).await;
     let key = app.staging_key().await;
-    app.import(vec![webhook_trade(31, &receiver)]).await;
+    import(&app, vec![webhook_trade(31, &receiver)]).await;
     let staging_job = create(&app, &key, &job(20)).await;
 
     // A dispatcher over the same store, as `intake worker` would run, and a
@@ -344,7 +367,7 @@ async fn production_job(app: &TestApp, company_id: u64) -> String {
 async fn image_links_in_a_lead_serve_the_photo_and_refuse_a_tampered_or_expired_link() {
     let receiver = Receiver::start().await;
     let (app, key) = production_app(quick_delivery()).await;
-    app.import(vec![webhook_trade(41, &receiver)]).await;
+    import(&app, vec![webhook_trade(41, &receiver)]).await;
     let form = job_form(&job(30), &[("kitchen.png", photos::png(64, 48))]);
     let response = app
         .post_form(&key, "/jobs/with-attachments", &form, &[])
@@ -412,7 +435,7 @@ async fn without_an_smtp_relay_an_email_lead_waits_and_is_retried() {
     let (app, key) = production_app(quick_delivery()).await;
     let mut record = trade(51, &[1335], "SW1A 2AA", Some(10.0), &[], 9.0);
     record.delivery.webhook_url = None;
-    app.import(vec![record]).await;
+    import(&app, vec![record]).await;
     let job_id = create(&app, &key, &job(40)).await;
 
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
@@ -448,7 +471,7 @@ async fn an_email_lead_reaches_the_smtp_sink_with_a_message_id_made_from_the_del
     .await;
     let mut record = trade(61, &[1335], "SW1A 2AA", Some(10.0), &[], 9.0);
     record.delivery.webhook_url = None;
-    app.import(vec![record]).await;
+    import(&app, vec![record]).await;
     let job_id = create(&app, &key, &job(50)).await;
 
     wait_for_states(&app, &key, &job_id, &[(61, "delivered")]).await;
