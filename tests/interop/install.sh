@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the independent HTTP-signature clients used by the interoperability test
 # (crates/cli/tests/interop.rs): PyPI httpsig 1.3.0 and npm http-signature 1.4.0,
-# and PyPI openapi-spec-validator to check the OpenAPI document independently.
+# PyPI openapi-spec-validator to check the OpenAPI document independently, and PyPI aiosmtpd as the
+# SMTP sink of the e-mail lead test.
 #
 # Idempotent: each step is skipped when the pinned version is already in place, so CI can call it on
 # every run. Exits non-zero when anything cannot be installed, so a required interop run fails early
@@ -42,6 +43,17 @@ else
     export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
     "$python" -m pip install --quiet "openapi-spec-validator==${validator_version}" \
         || "$python" -m pip install --quiet --break-system-packages "openapi-spec-validator==${validator_version}"
+fi
+
+# PyPI aiosmtpd: the real SMTP sink of the e-mail lead test (crates/server/tests/api/delivery.rs).
+aiosmtpd_version="1.4.6"
+if "$python" -c "import aiosmtpd, importlib.metadata, sys; sys.exit(importlib.metadata.version('aiosmtpd') != '${aiosmtpd_version}')" 2>/dev/null; then
+    echo "interop: aiosmtpd ${aiosmtpd_version} already installed"
+else
+    echo "interop: installing aiosmtpd==${aiosmtpd_version}"
+    export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
+    "$python" -m pip install --quiet "aiosmtpd==${aiosmtpd_version}" \
+        || "$python" -m pip install --quiet --break-system-packages "aiosmtpd==${aiosmtpd_version}"
 fi
 
 cd "$here/node"

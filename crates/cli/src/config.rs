@@ -58,6 +58,25 @@ pub struct Settings {
     pub rate_limit_burst: u32,
     /// `INTAKE_MAX_IN_FLIGHT_PER_KEY`: each key's requests in flight in this process; 0 disables.
     pub max_in_flight_per_key: u32,
+    /// `INTAKE_DISPATCHER`: whether a production `serve` sends leads itself
+    /// (false when `intake worker` runs apart).
+    pub dispatcher: bool,
+    /// `INTAKE_SMTP_URL`: the relay for e-mail leads (`smtp://`, `smtps://`);
+    /// empty means e-mail leads wait.
+    pub smtp_url: String,
+    /// `INTAKE_MAIL_FROM`: the sender of lead e-mails.
+    pub mail_from: String,
+    /// `INTAKE_PUBLIC_API_URL`: this service's public address, for image links
+    /// in leads; empty means `http://` and the listen address.
+    pub public_api_url: String,
+    /// `INTAKE_IMAGE_URL_TTL_SECONDS`: how long an image link in a lead works.
+    pub image_url_ttl_seconds: u64,
+    /// `INTAKE_DELIVERY_WINDOW_SECONDS`: how long failed leads are retried.
+    pub delivery_window_seconds: u64,
+    /// `INTAKE_DELIVERY_TIMEOUT_SECONDS`: longest one webhook or SMTP attempt.
+    pub delivery_timeout_seconds: u64,
+    /// `INTAKE_DELIVERY_PER_TRADE`: most leads in flight to one trade, per process.
+    pub delivery_per_trade: usize,
 }
 
 impl Default for Settings {
@@ -83,6 +102,14 @@ impl Default for Settings {
             rate_limit_per_second: intake_server::DEFAULT_RATE_LIMIT_PER_SECOND,
             rate_limit_burst: intake_server::DEFAULT_RATE_LIMIT_BURST,
             max_in_flight_per_key: intake_server::DEFAULT_MAX_IN_FLIGHT_PER_KEY,
+            dispatcher: true,
+            smtp_url: String::new(),
+            mail_from: "Trade leads <leads@example-trades.co.uk>".to_owned(),
+            public_api_url: String::new(),
+            image_url_ttl_seconds: 7 * 24 * 3600,
+            delivery_window_seconds: 24 * 3600,
+            delivery_timeout_seconds: 10,
+            delivery_per_trade: 2,
         }
     }
 }
@@ -145,6 +172,14 @@ pub fn load(config_file: Option<&Path>, flags: FlagOverrides) -> anyhow::Result<
         "RATE_LIMIT_PER_SECOND",
         "RATE_LIMIT_BURST",
         "MAX_IN_FLIGHT_PER_KEY",
+        "DISPATCHER",
+        "SMTP_URL",
+        "MAIL_FROM",
+        "PUBLIC_API_URL",
+        "IMAGE_URL_TTL_SECONDS",
+        "DELIVERY_WINDOW_SECONDS",
+        "DELIVERY_TIMEOUT_SECONDS",
+        "DELIVERY_PER_TRADE",
     ];
     figment = figment
         .merge(Env::prefixed("INTAKE_").only(&known))
@@ -204,6 +239,7 @@ impl Settings {
         }
         self.image_store()?;
         self.validate_limits()?;
+        self.delivery_config()?;
         if !matches!(self.log_format.as_str(), "text" | "json") {
             bail!(
                 "log_format must be `text` or `json`, not `{}`",
@@ -239,6 +275,69 @@ impl Settings {
             );
         }
         Ok(())
+    }
+
+    /// The dispatcher's settings, checked (`serve` in production and `worker`).
+    pub fn delivery_config(&self) -> anyhow::Result<intake_server::delivery::DeliveryConfig> {
+        use intake_server::delivery::{DeliveryConfig, SmtpSettings};
+        let defaults = DeliveryConfig::default();
+        if !(1..=120).contains(&self.delivery_timeout_seconds) {
+            bail!(
+                "delivery_timeout_seconds must be 1 to 120, not {}",
+                self.delivery_timeout_seconds
+            );
+        }
+        if self.delivery_window_seconds < 60 {
+            bail!("delivery_window_seconds must be at least 60");
+        }
+        if self.image_url_ttl_seconds < 60 {
+            bail!("image_url_ttl_seconds must be at least 60");
+        }
+        if !(1..=100).contains(&self.delivery_per_trade) {
+            bail!(
+                "delivery_per_trade must be 1 to 100, not {}",
+                self.delivery_per_trade
+            );
+        }
+        let smtp = if self.smtp_url.is_empty() {
+            None
+        } else {
+            Some(SmtpSettings::new(&self.smtp_url, &self.mail_from).map_err(anyhow::Error::msg)?)
+        };
+        let public_api_url = if self.public_api_url.is_empty() {
+            let listen = self.listen_addr()?;
+            let host = if listen.ip().is_unspecified() {
+                SocketAddr::from(([127, 0, 0, 1], listen.port()))
+            } else {
+                listen
+            };
+            format!("http://{host}")
+        } else if self.public_api_url.starts_with("https://")
+            || self.public_api_url.starts_with("http://")
+        {
+            self.public_api_url.trim_end_matches('/').to_owned()
+        } else {
+            bail!(
+                "public_api_url must be an http(s) address, not `{}`",
+                self.public_api_url
+            );
+        };
+        let timeout = Duration::from_secs(self.delivery_timeout_seconds);
+        Ok(DeliveryConfig {
+            timeout,
+            // A lease always outlasts an attempt, so no live send is claimed twice.
+            lease: defaults.lease.max(timeout * 3),
+            per_trade_concurrency: self.delivery_per_trade,
+            retry: intake_core::delivery::RetrySchedule {
+                window: Duration::from_secs(self.delivery_window_seconds),
+                ..defaults.retry
+            },
+            shutdown_grace: Duration::from_secs(self.shutdown_grace_seconds),
+            smtp,
+            public_api_url: Some(public_api_url),
+            image_url_ttl: Duration::from_secs(self.image_url_ttl_seconds),
+            ..defaults
+        })
     }
 
     /// The address to bind.
@@ -288,6 +387,8 @@ impl Settings {
             rate_limit_per_second: self.rate_limit_per_second,
             rate_limit_burst: self.rate_limit_burst,
             max_in_flight_per_key: self.max_in_flight_per_key,
+            dispatcher: self.dispatcher,
+            delivery: self.delivery_config()?,
         })
     }
 }
