@@ -71,10 +71,16 @@ pub struct Settings {
     pub public_api_url: String,
     /// `INTAKE_IMAGE_URL_TTL_SECONDS`: how long an image link in a lead works.
     pub image_url_ttl_seconds: u64,
-    /// `INTAKE_DELIVERY_WINDOW_SECONDS`: how long failed leads are retried.
-    pub delivery_window_seconds: u64,
+    /// `INTAKE_DELIVERY_RETRY_WINDOW_SECONDS`: how long failed leads are retried.
+    pub delivery_retry_window_seconds: u64,
+    /// `INTAKE_DELIVERY_RETRY_BASE_MILLIS`: the delay ceiling before the first retry (it doubles).
+    pub delivery_retry_base_millis: u64,
     /// `INTAKE_DELIVERY_TIMEOUT_SECONDS`: longest one webhook or SMTP attempt.
     pub delivery_timeout_seconds: u64,
+    /// `INTAKE_DELIVERY_LEASE_SECONDS`: how long a claimed lead is reserved for its process.
+    pub delivery_lease_seconds: u64,
+    /// `INTAKE_DELIVERY_POLL_MILLIS`: how often the outbox is checked when nothing wakes it.
+    pub delivery_poll_millis: u64,
     /// `INTAKE_DELIVERY_PER_TRADE`: most leads in flight to one trade, per process.
     pub delivery_per_trade: usize,
 }
@@ -107,8 +113,11 @@ impl Default for Settings {
             mail_from: "Trade leads <leads@example-trades.co.uk>".to_owned(),
             public_api_url: String::new(),
             image_url_ttl_seconds: 7 * 24 * 3600,
-            delivery_window_seconds: 24 * 3600,
+            delivery_retry_window_seconds: 24 * 3600,
+            delivery_retry_base_millis: 5000,
             delivery_timeout_seconds: 10,
+            delivery_lease_seconds: 60,
+            delivery_poll_millis: 500,
             delivery_per_trade: 2,
         }
     }
@@ -177,8 +186,11 @@ pub fn load(config_file: Option<&Path>, flags: FlagOverrides) -> anyhow::Result<
         "MAIL_FROM",
         "PUBLIC_API_URL",
         "IMAGE_URL_TTL_SECONDS",
-        "DELIVERY_WINDOW_SECONDS",
+        "DELIVERY_RETRY_WINDOW_SECONDS",
+        "DELIVERY_RETRY_BASE_MILLIS",
         "DELIVERY_TIMEOUT_SECONDS",
+        "DELIVERY_LEASE_SECONDS",
+        "DELIVERY_POLL_MILLIS",
         "DELIVERY_PER_TRADE",
     ];
     figment = figment
@@ -287,8 +299,26 @@ impl Settings {
                 self.delivery_timeout_seconds
             );
         }
-        if self.delivery_window_seconds < 60 {
-            bail!("delivery_window_seconds must be at least 60");
+        if self.delivery_retry_window_seconds == 0 {
+            bail!("delivery_retry_window_seconds must be at least 1");
+        }
+        if !(10..=3_600_000).contains(&self.delivery_retry_base_millis) {
+            bail!(
+                "delivery_retry_base_millis must be 10 to 3600000, not {}",
+                self.delivery_retry_base_millis
+            );
+        }
+        if self.delivery_lease_seconds < self.delivery_timeout_seconds + 3 {
+            bail!(
+                "delivery_lease_seconds must be at least delivery_timeout_seconds + 3 ({}), so that no send outlives its claim",
+                self.delivery_timeout_seconds + 3
+            );
+        }
+        if !(10..=60_000).contains(&self.delivery_poll_millis) {
+            bail!(
+                "delivery_poll_millis must be 10 to 60000, not {}",
+                self.delivery_poll_millis
+            );
         }
         if self.image_url_ttl_seconds < 60 {
             bail!("image_url_ttl_seconds must be at least 60");
@@ -322,14 +352,14 @@ impl Settings {
                 self.public_api_url
             );
         };
-        let timeout = Duration::from_secs(self.delivery_timeout_seconds);
         Ok(DeliveryConfig {
-            timeout,
-            // A lease always outlasts an attempt, so no live send is claimed twice.
-            lease: defaults.lease.max(timeout * 3),
+            timeout: Duration::from_secs(self.delivery_timeout_seconds),
+            lease: Duration::from_secs(self.delivery_lease_seconds),
+            poll_interval: Duration::from_millis(self.delivery_poll_millis),
             per_trade_concurrency: self.delivery_per_trade,
             retry: intake_core::delivery::RetrySchedule {
-                window: Duration::from_secs(self.delivery_window_seconds),
+                base: Duration::from_millis(self.delivery_retry_base_millis),
+                window: Duration::from_secs(self.delivery_retry_window_seconds),
                 ..defaults.retry
             },
             shutdown_grace: Duration::from_secs(self.shutdown_grace_seconds),
