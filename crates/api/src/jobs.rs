@@ -176,7 +176,7 @@ pub struct Recipient {
     pub profile_url: String,
     /// Rank among the recipients, from 1.
     pub rank: u32,
-    /// `pending`, `delivered`, `failed` (gave up), `gone` (the channel no longer
-    /// exists) or `not_sent` (staging never delivers).
+    /// `pending`, `delivered`, `dead` (the retry window passed), `gone` (the
+    /// trade's channels answered 410) or `not_sent` (staging never delivers).
     pub delivery_state: String,
 }
