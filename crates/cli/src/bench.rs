@@ -3,6 +3,7 @@
 
 mod jobs;
 mod measure;
+mod pgbench;
 mod report;
 mod scenarios;
 
@@ -56,10 +57,16 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
             "warning: {refused} requests were refused with 429 (the per-key limits): these figures measure the limiter. Start the server with INTAKE_RATE_LIMIT_PER_SECOND=0 INTAKE_MAX_IN_FLIGHT_PER_KEY=0."
         );
     }
-    let rows = [
+    let mut rows = vec![
         (scenario.label().to_owned(), figures),
         ("/healthz (ceiling)".to_owned(), ceiling),
     ];
+    if let Some(url) = &args.pgbench {
+        rows.push((
+            "pgbench (same transaction)".to_owned(),
+            pgbench::measure(url, load).await?,
+        ));
+    }
     if args.json {
         println!("{}", report::json(&args, &rows));
     } else {

@@ -36,6 +36,9 @@ pub fn table(args: &BenchArgs, rows: &[(String, Figures)]) -> String {
             figures.failures()
         );
     }
+    if let Some(ratio) = pgbench_ratio(args, rows) {
+        let _ = writeln!(out, "{}: {ratio:.2} × pgbench", rows[0].0);
+    }
     for (name, figures) in rows {
         if figures.failures() > 0 {
             let _ = writeln!(
@@ -64,11 +67,18 @@ pub fn json(args: &BenchArgs, rows: &[(String, Figures)]) -> serde_json::Value {
             })
         })
         .collect();
-    json!({"baseUrl": args.base_url(), "concurrency": args.concurrency, "durationSeconds": args.duration, "results": results})
+    json!({"baseUrl": args.base_url(), "concurrency": args.concurrency, "durationSeconds": args.duration, "results": results,
+        "ratioToPgbench": pgbench_ratio(args, rows)})
 }
 
 impl BenchArgs {
     fn base_url(&self) -> &str {
         &self.client.base_url
     }
+}
+
+/// The scenario's rate over pgbench's, when pgbench ran (it is the last row).
+fn pgbench_ratio(args: &BenchArgs, rows: &[(String, Figures)]) -> Option<f64> {
+    let pgbench = rows.last().filter(|_| args.pgbench.is_some())?;
+    Some(rows.first()?.1.per_second() / pgbench.1.per_second())
 }
