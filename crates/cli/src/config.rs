@@ -335,17 +335,18 @@ impl Settings {
             Some(SmtpSettings::new(&self.smtp_url, &self.mail_from).map_err(anyhow::Error::msg)?)
         };
         let public_api_url = if self.public_api_url.is_empty() {
+            // Port 0 is only known once bound: `serve` then uses the bound address.
             let listen = self.listen_addr()?;
             let host = if listen.ip().is_unspecified() {
                 SocketAddr::from(([127, 0, 0, 1], listen.port()))
             } else {
                 listen
             };
-            format!("http://{host}")
+            (listen.port() != 0).then(|| format!("http://{host}"))
         } else if self.public_api_url.starts_with("https://")
             || self.public_api_url.starts_with("http://")
         {
-            self.public_api_url.trim_end_matches('/').to_owned()
+            Some(self.public_api_url.trim_end_matches('/').to_owned())
         } else {
             bail!(
                 "public_api_url must be an http(s) address, not `{}`",
@@ -364,7 +365,7 @@ impl Settings {
             },
             shutdown_grace: Duration::from_secs(self.shutdown_grace_seconds),
             smtp,
-            public_api_url: Some(public_api_url),
+            public_api_url,
             image_url_ttl: Duration::from_secs(self.image_url_ttl_seconds),
             ..defaults
         })

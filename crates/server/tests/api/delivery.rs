@@ -490,3 +490,29 @@ async fn an_email_lead_reaches_the_smtp_sink_with_a_message_id_made_from_the_del
     assert!(message.contains("lead.json"));
     assert!(message.contains("07900000050"));
 }
+
+#[tokio::test]
+async fn a_send_in_flight_when_the_server_stops_finishes_and_is_recorded() {
+    let receiver = Receiver::start().await;
+    receiver.always(71, Reply::After(Duration::from_millis(400), 200));
+    let (mut app, key) = production_app(quick_delivery()).await;
+    import(&app, vec![webhook_trade(71, &receiver)]).await;
+    let job_id = create(&app, &key, &job(60)).await;
+    receiver.wait_for(71, 1).await;
+
+    app.begin_shutdown();
+    app.finished.take().unwrap().await.unwrap().unwrap();
+    let outbox = app
+        .store
+        .deliveries(&DeliveryFilter {
+            job_id: Some(job_id),
+            ..DeliveryFilter::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        outbox[0].state,
+        intake_core::delivery::DeliveryState::Delivered
+    );
+    assert_eq!(receiver.received().len(), 1);
+}
