@@ -13,6 +13,7 @@ mod dispatcher;
 mod email;
 mod image_links;
 mod lead;
+mod send;
 mod webhook;
 
 pub use config::{DeliveryConfig, SmtpSettings};

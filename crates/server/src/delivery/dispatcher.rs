@@ -1,27 +1,23 @@
 //! The dispatcher: claims due deliveries from the outbox, sends them with a
 //! limit per trade, and records what came of each attempt.
 
-use super::attempt::Attempt;
 use super::config::DeliveryConfig;
 use super::email::Mailer;
 use super::image_links::ImageLinks;
-use super::lead::{self, Categories, LinkSettings};
+use super::lead::{Categories, LinkSettings};
 use super::webhook;
 use crate::storage::ImageStore;
-use intake_core::delivery::{Channel, Delivery, Outcome};
 use intake_core::{MasterKey, Store};
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use time::OffsetDateTime;
-use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Notify, Semaphore};
 use tokio::task::JoinSet;
 
 /// Where a lead's image links point when nothing else was configured.
 const FALLBACK_PUBLIC_API_URL: &str = "http://127.0.0.1:8080";
-/// Least time left on a lease for an attempt to start: enough for a send.
-const LEASE_MARGIN: Duration = Duration::from_secs(2);
 
 /// Sends the leads of production jobs. Run one in `intake serve` (production)
 /// or in `intake worker`; any number may share a store.
@@ -30,20 +26,20 @@ pub struct Dispatcher {
     wake: Arc<Notify>,
 }
 
-struct Shared {
-    store: Arc<dyn Store>,
-    master: Arc<MasterKey>,
-    config: DeliveryConfig,
-    http: reqwest::Client,
-    mailer: Option<Mailer>,
-    links: LinkSettings,
-    categories: Categories,
+pub(super) struct Shared {
+    pub(super) store: Arc<dyn Store>,
+    pub(super) master: Arc<MasterKey>,
+    pub(super) config: DeliveryConfig,
+    pub(super) http: reqwest::Client,
+    pub(super) mailer: Option<Mailer>,
+    pub(super) links: LinkSettings,
+    pub(super) categories: Categories,
     /// One semaphore per trade with deliveries in flight or waiting.
-    trades: Mutex<HashMap<u64, Arc<Semaphore>>>,
+    pub(super) trades: Mutex<HashMap<u64, Arc<Semaphore>>>,
     /// Bounds the deliveries in flight in this process.
-    in_flight: Arc<Semaphore>,
-    /// Photos are served by the API, not read here; kept so the dispatcher
-    /// and the server are built from the same parts.
+    pub(super) in_flight: Arc<Semaphore>,
+    /// Photos are served by the API and linked from leads, not read here;
+    /// taken so that `serve` and `worker` build the dispatcher alike.
     _images: ImageStore,
 }
 
@@ -121,7 +117,10 @@ impl Dispatcher {
                 () = &mut shutdown => break,
                 _ = ticker.tick() => {}
                 () = self.wake.notified() => {}
-                Some(_) = tasks.join_next(), if !tasks.is_empty() => {
+                Some(done) = tasks.join_next(), if !tasks.is_empty() => {
+                    if let Err(error) = done {
+                        tracing::error!(%error, "a delivery task failed");
+                    }
                     // A slot came free: claim again only if the last claim left rows behind.
                     if !more_due {
                         continue;
@@ -184,7 +183,7 @@ async fn claim(
         let trade = trade_semaphore(shared, delivery.company_id);
         let shared = shared.clone();
         tasks.spawn(async move {
-            run_one(&shared, delivery, trade, claimed_at).await;
+            super::send::run_one(&shared, delivery, trade, claimed_at).await;
             drop(slot);
         });
     }
@@ -203,106 +202,6 @@ fn trade_semaphore(shared: &Shared, company_id: u64) -> Arc<Semaphore> {
 fn prune_trades(shared: &Shared) {
     let mut trades = shared.trades.lock().expect("trade semaphores lock");
     trades.retain(|_, semaphore| Arc::strong_count(semaphore) > 1);
-}
-
-/// Waits for the trade's turn (while the lease allows), attempts, records.
-async fn run_one(shared: &Shared, delivery: Delivery, trade: Arc<Semaphore>, claimed_at: Instant) {
-    let budget = shared
-        .config
-        .lease
-        .saturating_sub(shared.config.timeout + LEASE_MARGIN)
-        .saturating_sub(claimed_at.elapsed());
-    let permit: Option<OwnedSemaphorePermit> =
-        match tokio::time::timeout(budget, trade.acquire_owned()).await {
-            Ok(Ok(permit)) => Some(permit),
-            _ => None,
-        };
-    let now = OffsetDateTime::now_utc();
-    let outcome = match permit {
-        // The trade stayed busy for the whole lease: hand the row back, due at once.
-        None => Outcome::Retry {
-            at: now,
-            error: "waited for the trade's limit on concurrent deliveries".into(),
-        },
-        Some(_permit) => {
-            let attempt = attempt(shared, &delivery).await;
-            attempt.outcome(&delivery, &shared.config.retry, OffsetDateTime::now_utc())
-        }
-    };
-    record(shared, &delivery, &outcome).await;
-}
-
-/// One attempt over the delivery's channel, bounded by the timeout.
-async fn attempt(shared: &Shared, delivery: &Delivery) -> Attempt {
-    let stored = match shared.store.job(&delivery.job_id).await {
-        Ok(Some(stored)) => stored,
-        Ok(None) => return Attempt::Failed("the job no longer exists".into()),
-        Err(error) => return Attempt::Failed(format!("the job could not be read: {error}")),
-    };
-    let tree = match shared.categories.current(shared.store.as_ref()).await {
-        Ok(tree) => tree,
-        Err(error) => return Attempt::Failed(format!("the categories could not be read: {error}")),
-    };
-    let now = OffsetDateTime::now_utc();
-    let lead = lead::build(delivery, &stored, &tree, &shared.links, now);
-    let body = serde_json::to_vec(&lead).expect("a lead always serialises");
-    let send = async {
-        match delivery.channel {
-            Channel::Webhook => {
-                let key = zeroize::Zeroizing::new(shared.master.webhook_key(delivery.company_id));
-                webhook::send(
-                    &shared.http,
-                    &delivery.target,
-                    &delivery.id,
-                    key.as_slice(),
-                    body,
-                    now.unix_timestamp(),
-                )
-                .await
-            }
-            Channel::Email => match &shared.mailer {
-                Some(mailer) => mailer.send(&delivery.target, &lead, body).await,
-                None => Attempt::Failed("no SMTP relay is configured (INTAKE_SMTP_URL)".into()),
-            },
-        }
-    };
-    // The HTTP client and the relay have their own timeouts; this bounds the whole.
-    let limit = shared.config.timeout + Duration::from_secs(1);
-    tokio::time::timeout(limit, send)
-        .await
-        .unwrap_or_else(|_| Attempt::Failed("the attempt did not finish in time".into()))
-}
-
-async fn record(shared: &Shared, delivery: &Delivery, outcome: &Outcome) {
-    let now = OffsetDateTime::now_utc();
-    let (id, channel, trade) = (&delivery.id, delivery.channel.as_str(), delivery.company_id);
-    match outcome {
-        Outcome::Delivered => {
-            tracing::info!(delivery_id = %id, channel, trade, attempt = delivery.attempts, "lead delivered")
-        }
-        Outcome::Retry { at, error } => {
-            tracing::info!(delivery_id = %id, channel, trade, attempt = delivery.attempts, %error, retry_at = %at, "lead attempt failed; will retry")
-        }
-        Outcome::Dead { error } => {
-            tracing::warn!(delivery_id = %id, channel, trade, attempt = delivery.attempts, %error, "lead dead: the retry window is over")
-        }
-        Outcome::Gone { error } => {
-            tracing::warn!(delivery_id = %id, channel, trade, %error, "lead channel gone")
-        }
-    }
-    match shared
-        .store
-        .finish_delivery(id, delivery.attempts, outcome, now)
-        .await
-    {
-        Ok(true) => {}
-        Ok(false) => {
-            tracing::info!(delivery_id = %id, "outcome not recorded: another dispatcher took the delivery over")
-        }
-        Err(error) => {
-            tracing::error!(delivery_id = %id, %error, "outcome not recorded; the delivery will be claimed again when its lease ends")
-        }
-    }
 }
 
 /// Logs a failing claim once, then at most every 30 s while it keeps failing.

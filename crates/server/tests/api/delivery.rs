@@ -3,15 +3,18 @@
 //! image links and e-mail.
 
 use crate::helpers::receiver::{Receiver, Reply};
-use crate::helpers::{forms::job_form, photos, problem, spawn_app_with, trade, TestApp, TestKey};
+use crate::helpers::{spawn_app_with, trade, TestApp, TestKey};
 use intake_core::delivery::{DeliveryFilter, RetrySchedule};
 use intake_core::jobs::{CreationSource, NewJob, NewRecipient};
 use intake_core::{Environment, MasterKey};
-use intake_server::delivery::{DeliveryConfig, Dispatcher, ImageLinks, SmtpSettings};
+use intake_server::delivery::{DeliveryConfig, Dispatcher};
 use intake_server::{ImageStore, ServerConfig};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
+
+mod email;
+mod images;
 
 /// Quick polling and retries, so the tests take milliseconds, not minutes.
 fn quick_delivery() -> DeliveryConfig {
@@ -361,134 +364,6 @@ async fn production_job(app: &TestApp, company_id: u64) -> String {
     };
     app.store.create_job(&new).await.unwrap();
     id
-}
-
-#[tokio::test]
-async fn image_links_in_a_lead_serve_the_photo_and_refuse_a_tampered_or_expired_link() {
-    let receiver = Receiver::start().await;
-    let (app, key) = production_app(quick_delivery()).await;
-    import(&app, vec![webhook_trade(41, &receiver)]).await;
-    let form = job_form(&job(30), &[("kitchen.png", photos::png(64, 48))]);
-    let response = app
-        .post_form(&key, "/jobs/with-attachments", &form, &[])
-        .await;
-    assert_eq!(response.status(), 201);
-    let job_id = response.json::<Value>().await.unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-
-    let lead = receiver.wait_for(41, 1).await[0].lead();
-    let image = &lead["job"]["images"][0];
-    assert_eq!(image["contentType"], "image/png");
-    assert_eq!(
-        (image["width"].as_u64(), image["height"].as_u64()),
-        (Some(64), Some(48))
-    );
-    assert!(image["urlExpiresAt"].is_string());
-    let url = image["url"].as_str().unwrap();
-    assert!(url.starts_with(&app.url(&format!("/v1/affiliate-job/images/{job_id}/"))));
-
-    let photo = app.http.get(url).send().await.unwrap();
-    assert_eq!(photo.status(), 200);
-    assert_eq!(photo.headers()["content-type"], "image/png");
-    assert_eq!(photo.headers()["cache-control"], "private");
-    let bytes = photo.bytes().await.unwrap();
-    let stored = std::fs::read(app.image_dir.join(&app.stored_files()[0])).unwrap();
-    assert_eq!(bytes.as_ref(), stored.as_slice());
-
-    let path = url.strip_prefix(&app.base_url()).unwrap();
-    let path_only = path.split('?').next().unwrap();
-    let mut tampered = url.to_owned();
-    let last = tampered.pop().unwrap();
-    tampered.push(if last == 'A' { 'B' } else { 'A' });
-    let refused = app.http.get(&tampered).send().await.unwrap();
-    problem(refused, 403, path_only).await;
-    let unsigned = app.http.get(app.url(path_only)).send().await.unwrap();
-    problem(unsigned, 403, path_only).await;
-
-    let links = ImageLinks::new(&app.master);
-    let image_id = path_only.rsplit('/').next().unwrap();
-    let past = time::OffsetDateTime::now_utc() - Duration::from_secs(60);
-    let expired = links.path_and_query(&job_id, image_id, past);
-    let detail = problem(
-        app.http.get(app.url(&expired)).send().await.unwrap(),
-        403,
-        path_only,
-    )
-    .await;
-    assert!(detail["detail"].as_str().unwrap().contains("expired"));
-
-    let future = time::OffsetDateTime::now_utc() + Duration::from_secs(60);
-    let unknown = links.path_and_query(&job_id, "no-such-image", future);
-    let unknown_path = unknown.split('?').next().unwrap();
-    problem(
-        app.http.get(app.url(&unknown)).send().await.unwrap(),
-        404,
-        unknown_path,
-    )
-    .await;
-}
-
-#[tokio::test]
-async fn without_an_smtp_relay_an_email_lead_waits_and_is_retried() {
-    let (app, key) = production_app(quick_delivery()).await;
-    let mut record = trade(51, &[1335], "SW1A 2AA", Some(10.0), &[], 9.0);
-    record.delivery.webhook_url = None;
-    import(&app, vec![record]).await;
-    let job_id = create(&app, &key, &job(40)).await;
-
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    loop {
-        let outbox = app
-            .store
-            .deliveries(&DeliveryFilter::default())
-            .await
-            .unwrap();
-        if outbox.len() == 1 && outbox[0].attempts >= 2 {
-            assert!(outbox[0].last_error.as_deref().unwrap().contains("SMTP"));
-            break;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "{outbox:?}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(
-        states(&app, &key, &job_id).await,
-        [(51, "pending".to_owned())]
-    );
-}
-
-#[tokio::test]
-async fn an_email_lead_reaches_the_smtp_sink_with_a_message_id_made_from_the_delivery_id() {
-    let Some(sink) = crate::helpers::receiver::SmtpSink::start().await else {
-        return;
-    };
-    let smtp = SmtpSettings::new(&sink.url(), "Leads <leads@example-trades.co.uk>").unwrap();
-    let (app, key) = production_app(DeliveryConfig {
-        smtp: Some(smtp),
-        ..quick_delivery()
-    })
-    .await;
-    let mut record = trade(61, &[1335], "SW1A 2AA", Some(10.0), &[], 9.0);
-    record.delivery.webhook_url = None;
-    import(&app, vec![record]).await;
-    let job_id = create(&app, &key, &job(50)).await;
-
-    wait_for_states(&app, &key, &job_id, &[(61, "delivered")]).await;
-    let messages = sink.messages();
-    assert_eq!(messages.len(), 1);
-    // Long headers may be folded onto continuation lines.
-    let message = &messages[0].replace("\r\n ", " ").replace("\n ", " ");
-    let delivery_id = format!("{job_id}.61.email");
-    assert!(
-        message.contains(&format!(
-            "Message-ID: <lead.{delivery_id}@example-trades.co.uk>"
-        )),
-        "{message}"
-    );
-    assert!(message.contains("To: leads61@example.com"), "{message}");
-    assert!(message.contains("lead.json"));
-    assert!(message.contains("07900000050"));
 }
 
 #[tokio::test]

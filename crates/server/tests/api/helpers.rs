@@ -4,6 +4,7 @@ pub mod backend;
 pub mod forms;
 pub mod photos;
 pub mod receiver;
+pub mod smtp_sink;
 
 use intake_core::{Environment, KeyPolicy, MasterKey, NewKey, Store};
 use intake_server::{AppState, Application, ImageStore, ImageStoreLocation, ServerConfig};
