@@ -2,6 +2,10 @@
 //! CLI's): each test gets its own, created through an admin connection to
 //! `INTAKE_TEST_POSTGRES_URL` and dropped when the test ends, pass or fail.
 
+mod outage;
+
+pub use outage::OutageProxy;
+
 use crate::errors::map_error;
 use intake_core::store::StoreError;
 use sqlx::{Connection, Executor, PgConnection};
@@ -51,6 +55,14 @@ impl TestDatabase {
             admin_url: admin_url.to_owned(),
             name,
         })
+    }
+
+    /// The `host:port` of the server, for an [`OutageProxy`].
+    pub fn server_address(&self) -> String {
+        use std::str::FromStr;
+        let options = sqlx::postgres::PgConnectOptions::from_str(&self.url)
+            .expect("the test database has a PostgreSQL URL");
+        format!("{}:{}", options.get_host(), options.get_port())
     }
 
     /// A fresh database on the configured test server, or `None` to skip.
