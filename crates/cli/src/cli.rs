@@ -33,6 +33,11 @@ pub enum Command {
     /// Train the spam text model and measure the spam screen (docs/spam.md).
     #[command(subcommand)]
     Spam(SpamCommand),
+    /// List and retry lead deliveries; show a trade's webhook secret (docs/operations.md).
+    #[command(subcommand)]
+    Leads(LeadsCommand),
+    /// Run only the lead dispatcher (no HTTP) on the data dir or database of `serve`.
+    Worker(WorkerArgs),
 }
 
 /// Where the service keeps its data; shared by every server-side command.
@@ -212,4 +217,53 @@ pub enum SpamCommand {
         /// The quarantine id shown by `intake spam review`.
         id: String,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LeadsCommand {
+    /// List deliveries (one per job, recipient and channel), oldest first.
+    List {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Only this job's deliveries.
+        #[arg(long = "job")]
+        job_id: Option<String>,
+        /// Only deliveries in this state.
+        #[arg(long, value_parser = ["pending", "delivered", "dead", "gone"])]
+        state: Option<String>,
+        /// At most this many rows.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+        limit: u32,
+        /// Print one JSON object a line.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Make dead and gone deliveries pending again, due now.
+    #[command(group(clap::ArgGroup::new("which").required(true).multiple(true).args(["ids", "job_id", "dead"])))]
+    Retry {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// These delivery ids (as `intake leads list` shows them).
+        #[arg(conflicts_with_all = ["job_id", "dead"])]
+        ids: Vec<String>,
+        /// Every dead or gone delivery of this job.
+        #[arg(long = "job")]
+        job_id: Option<String>,
+        /// Every dead delivery (of the job, with --job); gone ones stay gone.
+        #[arg(long)]
+        dead: bool,
+    },
+    /// Print the secret a trade verifies its webhooks with (`whsec_...`).
+    WebhookSecret {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// The trade's company id.
+        company_id: u64,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct WorkerArgs {
+    #[command(flatten)]
+    pub store: StoreArgs,
 }

@@ -3,11 +3,13 @@
 mod demo_data;
 mod import;
 mod keys;
+mod leads;
 mod options;
 mod quarantine;
 mod serve;
 mod spam;
 pub mod submit;
+mod worker;
 
 use crate::cli::{Cli, ClientArgs, Command};
 use anyhow::Context;
@@ -25,6 +27,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Submit(args) => submit::run(args).await,
         Command::Bench(args) => crate::bench::run(args).await,
         Command::Spam(command) => spam::run(command).await,
+        Command::Leads(command) => leads::run(command).await,
+        Command::Worker(args) => worker::run(args).await,
     }
 }
 

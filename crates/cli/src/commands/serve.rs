@@ -1,11 +1,11 @@
 //! `intake serve`.
 
 use crate::cli::ServeArgs;
-use crate::config::{self, FlagOverrides};
+use crate::config::{self, FlagOverrides, Settings};
 use crate::{logging, master_key, open_store};
 use anyhow::Context;
 use intake_core::directory::demo::{DEFAULT_SEED, MIN_TRADES_FOR_FULL_COVERAGE};
-use intake_server::{AppState, Application, ImageStore};
+use intake_server::{AppState, Application, ImageStore, ImageStoreLocation};
 use std::process::ExitCode;
 
 /// Trades in the demo directory a first run loads: enough that every common
@@ -39,9 +39,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         );
         super::demo_data::load(store.as_ref(), FIRST_RUN_TRADES, DEFAULT_SEED).await?;
     }
-    let image_location = settings.image_store()?;
-    let images = ImageStore::open(&image_location)
-        .with_context(|| format!("opening the image store {image_location}"))?;
+    let (images, image_location) = open_images(&settings)?;
     let state = AppState::load(store, master, server_config)
         .await
         .context("loading the directory")?
@@ -56,8 +54,16 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The image store the settings name, with its location for logs (also `intake worker`).
+pub(super) fn open_images(settings: &Settings) -> anyhow::Result<(ImageStore, ImageStoreLocation)> {
+    let location = settings.image_store()?;
+    let images = ImageStore::open(&location)
+        .with_context(|| format!("opening the image store {location}"))?;
+    Ok((images, location))
+}
+
 /// A database URL without its password, for logs.
-fn redact(url: &str) -> String {
+pub(super) fn redact(url: &str) -> String {
     match url.split_once("://") {
         Some((scheme, rest)) => match rest.split_once('@') {
             Some((credentials, host)) => {

@@ -3,6 +3,7 @@
 mod helpers;
 
 mod config;
+mod delivery;
 mod directory;
 mod keys;
 mod rate_limits;

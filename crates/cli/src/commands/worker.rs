@@ -1,0 +1,34 @@
+//! `intake worker`: the lead dispatcher alone, without HTTP, on the store of
+//! `intake serve` (docs/operations.md). Any number of workers and servers may
+//! share one store: claims are leased, so no lead is sent by two at once.
+
+use crate::cli::WorkerArgs;
+use crate::config::{self, FlagOverrides};
+use crate::{logging, master_key, open_store};
+use intake_server::delivery::Dispatcher;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+pub async fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
+    let settings = config::load(
+        args.store.config.as_deref(),
+        FlagOverrides::from_store(&args.store),
+    )?;
+    logging::init(&settings.log_format);
+    // INTAKE_DISPATCHER only tells `serve` whether to dispatch too; a worker always does.
+    let delivery = settings.delivery_config()?;
+    let store = open_store::open(&settings).await?;
+    let master = master_key::load_or_create(&settings.data_dir)?;
+    let (images, image_location) = super::serve::open_images(&settings)?;
+    tracing::info!(
+        database = %super::serve::redact(&settings.database_url()),
+        images = %image_location,
+        lease_seconds = delivery.lease.as_secs(),
+        "worker started"
+    );
+    Dispatcher::new(store, Arc::new(master), delivery, images)
+        .run_until(intake_server::shutdown_signal())
+        .await;
+    tracing::info!("stopped");
+    Ok(ExitCode::SUCCESS)
+}
