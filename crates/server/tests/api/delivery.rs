@@ -280,7 +280,7 @@ async fn a_410_marks_the_trade_gone_and_later_jobs_skip_it() {
 #[tokio::test]
 async fn deliveries_to_one_trade_respect_its_concurrency_limit() {
     let receiver = Receiver::start().await;
-    receiver.always(21, Reply::After(Duration::from_millis(300), 200));
+    receiver.always(21, Reply::After(Duration::from_millis(500), 200));
     let (app, key) = production_app(DeliveryConfig {
         per_trade_concurrency: 2,
         ..quick_delivery()
