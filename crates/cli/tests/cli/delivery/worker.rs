@@ -26,18 +26,18 @@ async fn intake_worker_alone_delivers_and_leads_retry_revives_dead_and_gone_deli
     ];
     import_trades(tmp.path(), &dir, &receiver, &trades);
     let key = create_key(&dir, "production");
-    // A retry window of a moment, so the failing trade's lead dies quickly.
+    // A retry window of a moment, so the failing trade's lead dies quickly;
+    // and a server that leaves the leads to the worker.
     let envs: Vec<(&str, &str)> = FAST_DELIVERY
         .iter()
         .copied()
         .chain([
             ("INTAKE_DELIVERY_RETRY_WINDOW_SECONDS", "2"),
             ("INTAKE_DELIVERY_RETRY_BASE_MILLIS", "100"),
+            ("INTAKE_DISPATCHER", "false"),
         ])
         .collect();
-    let mut server_envs = envs.clone();
-    server_envs.push(("INTAKE_DISPATCHER", "false"));
-    let server = Server::start(&dir, &["--environment", "production"], &server_envs);
+    let server = Server::start(&dir, &["--environment", "production"], &envs);
     let body = serde_json::to_vec(&job(0)).unwrap();
     let created = client(&server, &key)
         .create_job_from_json(body, "worker-1")
@@ -50,6 +50,7 @@ async fn intake_worker_alone_delivers_and_leads_retry_revives_dead_and_gone_deli
         .iter()
         .all(|row| row["state"] == "pending" && row["attempts"] == 0));
 
+    // The same settings as the server: INTAKE_DISPATCHER=false is for `serve` only.
     let mut worker = Worker::start(&dir, &envs);
     let rows = wait_for_leads(
         &dir,
@@ -122,6 +123,7 @@ async fn intake_worker_alone_delivers_and_leads_retry_revives_dead_and_gone_deli
     );
 
     assert_eq!(worker.terminate(), Some(0), "{}", worker.log());
+    assert!(worker.log().contains("stopped"), "{}", worker.log());
     assert!(
         !server.log().contains("lead dispatcher started"),
         "INTAKE_DISPATCHER=false keeps serve from dispatching"
