@@ -41,7 +41,7 @@ impl Received {
 struct Shared {
     requests: Mutex<Vec<Received>>,
     in_flight: AtomicUsize,
-    delay: Mutex<Duration>,
+    delay: Duration,
     /// Status to answer per trade; 204 when not set.
     answers: Mutex<HashMap<u64, u16>>,
 }
@@ -58,7 +58,7 @@ impl Receiver {
     /// Starts a receiver that answers each request after `delay`.
     pub fn start(delay: Duration) -> Receiver {
         let shared = Arc::new(Shared {
-            delay: Mutex::new(delay),
+            delay,
             ..Shared::default()
         });
         let (address_tx, address_rx) = std::sync::mpsc::channel();
@@ -153,8 +153,7 @@ async fn record(
         headers,
         body,
     });
-    let delay = *shared.delay.lock().unwrap();
-    tokio::time::sleep(delay).await;
+    tokio::time::sleep(shared.delay).await;
     shared.in_flight.fetch_sub(1, Ordering::SeqCst);
     let status = shared
         .answers
