@@ -177,6 +177,10 @@ pub struct BenchArgs {
     /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Also run PostgreSQL's pgbench on this database with the transaction a
+    /// job costs the store, at the same concurrency and duration.
+    #[arg(long, value_name = "URL")]
+    pub pgbench: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
