@@ -7,7 +7,7 @@ use crate::errors::map_error;
 use crate::jobs::create_in;
 use intake_core::jobs::{CreateOutcome, NewJob};
 use intake_core::store::StoreError;
-use sqlx::{Connection, PgPool};
+use sqlx::{Executor, PgConnection, PgPool};
 use tokio::sync::{mpsc, oneshot};
 
 /// Most jobs committed together.
@@ -62,10 +62,15 @@ async fn write_batch(pool: &PgPool, batch: Vec<(NewJob, Reply)>) {
         // A deadlock with another process's batch (two jobs sharing
         // idempotency scopes in opposite orders) undid only this job's
         // savepoint: one more try usually gets through.
-        if matches!(outcome, Err(StoreError::Unavailable(_))) {
+        if matches!(outcome, Ok(Err(StoreError::Unavailable(_)))) {
             outcome = write_one(&mut tx, job).await;
         }
-        outcomes.push(outcome);
+        match outcome {
+            Ok(outcome) => outcomes.push(outcome),
+            // The transaction can no longer be trusted (typically the
+            // connection is gone): nothing of the batch counts as written.
+            Err(error) => return fail_all(batch, &error),
+        }
     }
     if let Err(error) = tx.commit().await {
         return fail_all(batch, &map_error(error));
@@ -80,23 +85,25 @@ async fn write_batch(pool: &PgPool, batch: Vec<(NewJob, Reply)>) {
     }
 }
 
-/// Writes one job in its own savepoint; a repeat or a failure undoes only it.
+/// Writes one job in its own savepoint; a repeat or a failure undoes only
+/// that job. The outer `Err` means the batch transaction itself is unsound.
+///
+/// The savepoint is managed by plain SQL, not by a nested sqlx transaction:
+/// sqlx's bookkeeping of nesting can go wrong when a savepoint fails to
+/// start on a dying connection, and then the batch's COMMIT is silently
+/// skipped while its jobs are reported written.
 async fn write_one(
-    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    conn: &mut PgConnection,
     job: &NewJob,
-) -> Result<CreateOutcome, StoreError> {
-    let mut savepoint = tx.begin().await.map_err(map_error)?;
-    match create_in(&mut savepoint, job).await {
-        Ok(CreateOutcome::Created) => savepoint
-            .commit()
-            .await
-            .map(|()| CreateOutcome::Created)
-            .map_err(map_error),
-        other => {
-            let _ = savepoint.rollback().await;
-            other
-        }
-    }
+) -> Result<Result<CreateOutcome, StoreError>, StoreError> {
+    conn.execute("SAVEPOINT job").await.map_err(map_error)?;
+    let outcome = create_in(conn, job).await;
+    let end = match outcome {
+        Ok(CreateOutcome::Created) => "RELEASE SAVEPOINT job",
+        _ => "ROLLBACK TO SAVEPOINT job",
+    };
+    conn.execute(end).await.map_err(map_error)?;
+    Ok(outcome)
 }
 
 /// Nothing of the batch was written: every submitter is told so.

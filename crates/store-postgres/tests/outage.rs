@@ -3,10 +3,12 @@
 //! works again by itself when the database is back. The outage is a cut
 //! proxy (`testing::OutageProxy`), so the shared test server keeps running.
 
-use intake_core::jobs::{CreationSource, NewJob, NewRecipient};
+use intake_core::jobs::{CreateOutcome, CreationSource, NewJob, NewRecipient};
 use intake_core::{Environment, Store, StoreError};
 use intake_store_postgres::testing::{OutageProxy, TestDatabase};
 use intake_store_postgres::PostgresStore;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Longest an operation may take to fail while the database is away: the
@@ -93,5 +95,67 @@ async fn an_outage_is_unavailable_within_seconds_writes_nothing_and_passes() {
         "nothing half-written"
     );
     assert_eq!(store.counts().await.unwrap().jobs, 2);
+    store.close().await;
+}
+
+/// Group commit across outages: every job the store reported written is
+/// stored, however the connection died under its batch. (A savepoint that
+/// failed to start once made sqlx skip the batch's COMMIT silently.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_job_reported_written_survives_repeated_outages() {
+    let Some(database) = TestDatabase::from_env().await else {
+        return;
+    };
+    let proxy = OutageProxy::start(database.server_address()).await.unwrap();
+    let store = Arc::new(
+        PostgresStore::open(&proxy.url_through(&database.url))
+            .await
+            .unwrap(),
+    );
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut submitters = Vec::new();
+    for n in 0..12 {
+        let (store, stop) = (store.clone(), stop.clone());
+        submitters.push(tokio::spawn(async move {
+            let mut written = Vec::new();
+            for i in 0.. {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let id = format!("job-{n}-{i}");
+                match store.create_job(&new_production_job(&id)).await {
+                    Ok(CreateOutcome::Created) => written.push(id),
+                    Ok(other) => panic!("{other:?}"),
+                    Err(StoreError::Unavailable(_)) => {
+                        tokio::time::sleep(Duration::from_millis(5)).await
+                    }
+                    Err(other) => panic!("{other:?}"),
+                }
+            }
+            written
+        }));
+    }
+    for _ in 0..4 {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        proxy.cut();
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        proxy.restore();
+    }
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    stop.store(true, Ordering::SeqCst);
+    let mut written = Vec::new();
+    for submitter in submitters {
+        written.extend(submitter.await.unwrap());
+    }
+    assert!(!written.is_empty());
+    let mut lost = Vec::new();
+    for id in &written {
+        if store.job(id).await.unwrap().is_none() {
+            lost.push(id);
+        }
+    }
+    assert!(lost.is_empty(), "reported written, not stored: {lost:?}");
+    let counts = store.counts().await.unwrap();
+    assert_eq!(counts.recipients, counts.jobs, "no job stored in part");
     store.close().await;
 }
