@@ -52,7 +52,7 @@ async fn run(pool: SqlitePool, mut receiver: mpsc::Receiver<(NewJob, Reply)>) {
 async fn write_batch(pool: &SqlitePool, batch: Vec<(NewJob, Reply)>) {
     let started = std::time::Instant::now();
     let size = batch.len();
-    let mut tx = match pool.begin().await {
+    let mut tx = match pool.begin_with("BEGIN IMMEDIATE").await {
         Ok(tx) => tx,
         Err(error) => return fail_all(batch, &map_error(error)),
     };
