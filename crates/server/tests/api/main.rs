@@ -14,6 +14,7 @@ mod errors;
 mod jobs;
 mod openapi;
 mod options;
+mod outage;
 mod rate_limits;
 mod shutdown;
 mod spam_history;

@@ -4,7 +4,7 @@
 //! of its own on the server of `INTAKE_TEST_POSTGRES_URL`.
 
 use intake_core::Store;
-use intake_store_postgres::testing::TestDatabase;
+use intake_store_postgres::testing::{OutageProxy, TestDatabase};
 use intake_store_postgres::PostgresStore;
 use intake_store_sqlite::SqliteStore;
 use std::path::Path;
@@ -13,9 +13,11 @@ use std::sync::Arc;
 /// One test's store, of the backend its test binary runs on.
 pub enum TestStore {
     Sqlite(SqliteStore),
-    /// The database is dropped with the value, when the test ends.
+    /// The store reaches its database through a proxy that outage tests
+    /// cut; the database is dropped with the value, when the test ends.
     Postgres {
         store: PostgresStore,
+        proxy: OutageProxy,
         _database: TestDatabase,
     },
 }
@@ -32,9 +34,13 @@ impl TestStore {
             let database = TestDatabase::from_env()
                 .await
                 .expect("the PostgreSQL suite is built only when INTAKE_TEST_POSTGRES_URL is set");
-            let store = PostgresStore::open(&database.url).await.unwrap();
+            let proxy = OutageProxy::start(database.server_address()).await.unwrap();
+            let store = PostgresStore::open(&proxy.url_through(&database.url))
+                .await
+                .unwrap();
             return TestStore::Postgres {
                 store,
+                proxy,
                 _database: database,
             };
         }
@@ -55,6 +61,17 @@ impl TestStore {
         match self {
             TestStore::Sqlite(store) => store.close().await,
             TestStore::Postgres { store, .. } => store.close().await,
+        }
+    }
+}
+
+impl super::TestApp {
+    /// The switch that takes the database away and gives it back, on
+    /// PostgreSQL; `None` on SQLite.
+    pub fn outage(&self) -> Option<&OutageProxy> {
+        match &self.backend {
+            TestStore::Sqlite(_) => None,
+            TestStore::Postgres { proxy, .. } => Some(proxy),
         }
     }
 }
