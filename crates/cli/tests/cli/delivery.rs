@@ -3,7 +3,7 @@
 //! retry (docs/operations.md).
 
 mod crash;
-mod receiver;
+pub mod receiver;
 mod worker;
 
 use crate::helpers::{intake, run_ok};
