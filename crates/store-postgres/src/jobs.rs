@@ -1,10 +1,11 @@
-//! SQL that writes jobs: the job, its recipients, its images and, for a
-//! production job, its outbox rows, in one statement.
+//! SQL that writes jobs: any number of jobs with their recipients, images
+//! and, for production jobs, outbox rows, in one statement.
 
 use crate::errors::map_error;
 use crate::idempotency;
 use intake_core::jobs::{CreateOutcome, NewJob};
 use intake_core::store::StoreError;
+use intake_core::Environment;
 use sqlx::PgConnection;
 use time::OffsetDateTime;
 
@@ -17,109 +18,177 @@ pub async fn create_in(conn: &mut PgConnection, job: &NewJob) -> Result<CreateOu
     {
         return Ok(CreateOutcome::Existing(existing));
     }
-    insert_job(conn, job).await?;
+    insert_jobs(conn, &[job]).await.map_err(map_error)?;
     Ok(CreateOutcome::Created)
 }
 
-/// The job row, its recipients and images, and one delivery per recipient and
-/// channel that the trade's directory record names (production only): due at
-/// once, or `gone` at once when its target is marked gone. Data-modifying
-/// CTEs make it one round trip; foreign keys are checked at its end.
-const INSERT_JOB: &str = "\
-WITH job AS (
+/// The job rows, their recipients and images, and one delivery per recipient
+/// and channel that the trade's directory record names (production jobs
+/// only): due at once, or `gone` at once when its target is marked gone.
+/// Each column comes as one array over all the rows; data-modifying CTEs
+/// make it one round trip, and foreign keys are checked at its end.
+const INSERT_JOBS: &str = "\
+WITH jobs_in AS (
     INSERT INTO jobs (id, environment, key_id, application, creation_source, request_id, received_at,
         category_id, description, email, phone, first_name, last_name, postcode, address_line1,
         address_line2, address_line3, address_city, address_postcode, preferred_start_id,
         preferred_start_date, fingerprint)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $32)
+    SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+        $7::timestamptz[], $8::int[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[],
+        $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[],
+        $21::date[], $22::text[])
 ), recipients AS (
     INSERT INTO job_recipients (job_id, company_id, name, rank, created_at)
-    SELECT $1, r.company_id, r.name, r.rank, $7
-    FROM UNNEST($22::bigint[], $23::text[], $24::int[]) AS r (company_id, name, rank)
+    SELECT * FROM UNNEST($23::text[], $24::bigint[], $25::text[], $26::int[], $27::timestamptz[])
 ), images AS (
     INSERT INTO job_images (job_id, position, image_id, object_key, file_name, content_type, width, height, bytes)
-    SELECT $1, i.position - 1, i.image_id, i.object_key, i.file_name, i.content_type, i.width, i.height, i.bytes
-    FROM UNNEST($25::text[], $26::text[], $27::text[], $28::text[], $29::int[], $30::int[], $31::bigint[])
-        WITH ORDINALITY AS i (image_id, object_key, file_name, content_type, width, height, bytes, position)
+    SELECT * FROM UNNEST($29::text[], $30::int[], $31::text[], $32::text[], $33::text[], $34::text[],
+        $35::int[], $36::int[], $37::bigint[])
 )
 INSERT INTO deliveries (id, job_id, company_id, channel, target, state, attempts, next_attempt_at, created_at, updated_at)
-SELECT $1 || '.' || t.company_id || '.' || c.channel, $1, t.company_id, c.channel, c.target,
-    CASE WHEN g.target IS NULL THEN 'pending' ELSE 'gone' END, 0, $7, $7, $7
-FROM trades t
+SELECT r.job_id || '.' || t.company_id || '.' || c.channel, r.job_id, t.company_id, c.channel, c.target,
+    CASE WHEN g.target IS NULL THEN 'pending' ELSE 'gone' END, 0, r.created_at, r.created_at, r.created_at
+FROM UNNEST($23::text[], $24::bigint[], $27::timestamptz[], $28::bool[])
+    AS r (job_id, company_id, created_at, production)
+JOIN trades t ON t.company_id = r.company_id
 CROSS JOIN LATERAL (VALUES ('webhook', t.webhook_url), ('email', t.email)) AS c (channel, target)
 LEFT JOIN gone_targets g ON g.channel = c.channel AND g.target = c.target
-WHERE $2 = 'production' AND t.company_id = ANY($22) AND c.target IS NOT NULL";
+WHERE r.production AND c.target IS NOT NULL";
 
-/// Writes `job` whole (no idempotency records: see [`create_in`]).
-pub async fn insert_job(conn: &mut PgConnection, job: &NewJob) -> Result<(), StoreError> {
-    let v = &job.job;
-    let address = v.address.as_ref();
-    let images = &job.images;
-    sqlx::query(INSERT_JOB)
-        .bind(&job.id)
-        .bind(job.environment.as_str())
-        .bind(&job.key_id)
-        .bind(&job.application)
-        .bind(job.creation_source.as_str())
-        .bind(&job.request_id)
-        .bind(job.received_at)
-        .bind(v.category_id as i32)
-        .bind(&v.description)
-        .bind(v.email.as_str())
-        .bind(v.phone.as_str())
-        .bind(&v.first_name)
-        .bind(&v.last_name)
-        .bind(v.postcode.as_str())
-        .bind(address.map(|a| a.line1.as_str()))
-        .bind(address.and_then(|a| a.line2.as_deref()))
-        .bind(address.and_then(|a| a.line3.as_deref()))
-        .bind(address.map(|a| a.city.as_str()))
-        .bind(address.map(|a| a.postcode.as_str()))
-        .bind(v.preferred_start.map(|p| p.id.as_str()))
-        .bind(v.preferred_start.and_then(|p| p.date))
-        .bind(
-            job.recipients
+/// Writes `jobs` whole (no idempotency records: see [`create_in`]).
+pub async fn insert_jobs(conn: &mut PgConnection, jobs: &[&NewJob]) -> Result<(), sqlx::Error> {
+    fn column<'a, T>(jobs: &[&'a NewJob], f: impl Fn(&'a NewJob) -> T) -> Vec<T> {
+        jobs.iter().map(|job| f(job)).collect()
+    }
+    let recipients: Vec<_> = jobs
+        .iter()
+        .flat_map(|job| job.recipients.iter().map(move |r| (*job, r)))
+        .collect();
+    let images: Vec<_> = jobs
+        .iter()
+        .flat_map(|job| {
+            job.images
                 .iter()
-                .map(|r| r.company_id as i64)
+                .enumerate()
+                .map(move |(n, i)| (*job, n, i))
+        })
+        .collect();
+    let address = |job: &NewJob| job.job.address.clone();
+    sqlx::query(INSERT_JOBS)
+        .bind(column(jobs, |j| j.id.clone()))
+        .bind(column(jobs, |j| j.environment.as_str()))
+        .bind(column(jobs, |j| j.key_id.clone()))
+        .bind(column(jobs, |j| j.application.clone()))
+        .bind(column(jobs, |j| j.creation_source.as_str()))
+        .bind(column(jobs, |j| j.request_id.clone()))
+        .bind(column(jobs, |j| j.received_at))
+        .bind(column(jobs, |j| j.job.category_id as i32))
+        .bind(column(jobs, |j| j.job.description.clone()))
+        .bind(column(jobs, |j| j.job.email.as_str().to_owned()))
+        .bind(column(jobs, |j| j.job.phone.as_str().to_owned()))
+        .bind(column(jobs, |j| j.job.first_name.clone()))
+        .bind(column(jobs, |j| j.job.last_name.clone()))
+        .bind(column(jobs, |j| j.job.postcode.as_str().to_owned()))
+        .bind(column(jobs, |j| address(j).map(|a| a.line1)))
+        .bind(column(jobs, |j| address(j).and_then(|a| a.line2)))
+        .bind(column(jobs, |j| address(j).and_then(|a| a.line3)))
+        .bind(column(jobs, |j| address(j).map(|a| a.city)))
+        .bind(column(jobs, |j| {
+            address(j).map(|a| a.postcode.as_str().to_owned())
+        }))
+        .bind(column(jobs, |j| {
+            j.job.preferred_start.map(|p| p.id.as_str())
+        }))
+        .bind(column(jobs, |j| j.job.preferred_start.and_then(|p| p.date)))
+        .bind(column(jobs, |j| {
+            intake_core::spam::fingerprint(&j.job.description)
+        }))
+        .bind(
+            recipients
+                .iter()
+                .map(|(j, _)| j.id.clone())
                 .collect::<Vec<_>>(),
         )
         .bind(
-            job.recipients
+            recipients
                 .iter()
-                .map(|r| r.name.clone())
+                .map(|(_, r)| r.company_id as i64)
                 .collect::<Vec<_>>(),
         )
         .bind(
-            job.recipients
+            recipients
                 .iter()
-                .map(|r| r.rank as i32)
+                .map(|(_, r)| r.name.clone())
                 .collect::<Vec<_>>(),
         )
-        .bind(images.iter().map(|i| i.id.clone()).collect::<Vec<_>>())
+        .bind(
+            recipients
+                .iter()
+                .map(|(_, r)| r.rank as i32)
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            recipients
+                .iter()
+                .map(|(j, _)| j.received_at)
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            recipients
+                .iter()
+                .map(|(j, _)| j.environment == Environment::Production)
+                .collect::<Vec<_>>(),
+        )
         .bind(
             images
                 .iter()
-                .map(|i| i.object_key.clone())
+                .map(|(j, _, _)| j.id.clone())
+                .collect::<Vec<_>>(),
+        )
+        .bind(images.iter().map(|(_, n, _)| *n as i32).collect::<Vec<_>>())
+        .bind(
+            images
+                .iter()
+                .map(|(_, _, i)| i.id.clone())
                 .collect::<Vec<_>>(),
         )
         .bind(
             images
                 .iter()
-                .map(|i| i.file_name.clone())
+                .map(|(_, _, i)| i.object_key.clone())
                 .collect::<Vec<_>>(),
         )
         .bind(
             images
                 .iter()
-                .map(|i| i.content_type.clone())
+                .map(|(_, _, i)| i.file_name.clone())
                 .collect::<Vec<_>>(),
         )
-        .bind(images.iter().map(|i| i.width as i32).collect::<Vec<_>>())
-        .bind(images.iter().map(|i| i.height as i32).collect::<Vec<_>>())
-        .bind(images.iter().map(|i| i.bytes as i64).collect::<Vec<_>>())
-        .bind(intake_core::spam::fingerprint(&v.description))
+        .bind(
+            images
+                .iter()
+                .map(|(_, _, i)| i.content_type.clone())
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            images
+                .iter()
+                .map(|(_, _, i)| i.width as i32)
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            images
+                .iter()
+                .map(|(_, _, i)| i.height as i32)
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            images
+                .iter()
+                .map(|(_, _, i)| i.bytes as i64)
+                .collect::<Vec<_>>(),
+        )
         .execute(&mut *conn)
-        .await
-        .map_err(map_error)?;
+        .await?;
     Ok(())
 }

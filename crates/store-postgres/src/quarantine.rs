@@ -1,7 +1,7 @@
 //! SQL of the spam quarantine.
 
 use crate::errors::map_error;
-use crate::jobs::insert_job;
+use crate::jobs::insert_jobs;
 use intake_core::jobs::{CreationSource, NewJob, Quarantined};
 use intake_core::store::StoreError;
 use sqlx::postgres::PgRow;
@@ -65,7 +65,7 @@ pub async fn release(pool: &PgPool, id: &str, job: &NewJob) -> Result<(), StoreE
         }
         Some(None) => {}
     }
-    insert_job(&mut tx, job).await?;
+    insert_jobs(&mut tx, &[job]).await.map_err(map_error)?;
     sqlx::query("UPDATE quarantine SET released_job_id = $1 WHERE id = $2")
         .bind(&job.id)
         .bind(id)
