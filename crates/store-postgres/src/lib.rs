@@ -2,6 +2,7 @@
 //! The PostgreSQL store: many `intake serve` processes on one database.
 //! Migrated on open; concurrent jobs of a process are committed together.
 
+mod batch;
 mod deliveries;
 mod directory;
 mod errors;

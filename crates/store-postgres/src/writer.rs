@@ -1,8 +1,11 @@
 //! Group commit of jobs: one task writes every job of this process, taking
-//! all that are waiting into one transaction (each in its own savepoint), so
-//! that concurrent submissions share one commit (one WAL flush) instead of
-//! paying for one each. A lone job is written at once, never held back.
+//! all that are waiting into one transaction, so that concurrent submissions
+//! share one commit (one WAL flush) and a few statements instead of paying
+//! for their own. A lone job is written at once, never held back. The batch
+//! goes in a few statements ([`crate::batch`]); when that path declines, the
+//! jobs are written one by one, each in its own savepoint.
 
+use crate::batch::{self, Declined};
 use crate::errors::map_error;
 use crate::jobs::create_in;
 use intake_core::jobs::{CreateOutcome, NewJob};
@@ -56,22 +59,25 @@ async fn write_batch(pool: &PgPool, batch: Vec<(NewJob, Reply)>) {
         Ok(tx) => tx,
         Err(error) => return fail_all(batch, &map_error(error)),
     };
-    let mut outcomes = Vec::with_capacity(batch.len());
-    for (job, _) in &batch {
-        let mut outcome = write_one(&mut tx, job).await;
-        // A deadlock with another process's batch (two jobs sharing
-        // idempotency scopes in opposite orders) undid only this job's
-        // savepoint: one more try usually gets through.
-        if matches!(outcome, Ok(Err(StoreError::Unavailable(_)))) {
-            outcome = write_one(&mut tx, job).await;
+    let jobs: Vec<&NewJob> = batch.iter().map(|(job, _)| job).collect();
+    let outcomes = match batch::write(&mut tx, &jobs).await {
+        Ok(outcomes) => outcomes.into_iter().map(Ok).collect(),
+        // The connection is in trouble: one by one would only wait again.
+        Err(Declined::Failed(error)) if !matches!(error, sqlx::Error::Database(_)) => {
+            return fail_all(batch, &map_error(error))
         }
-        match outcome {
-            Ok(outcome) => outcomes.push(outcome),
-            // The transaction can no longer be trusted (typically the
-            // connection is gone): nothing of the batch counts as written.
-            Err(error) => return fail_all(batch, &error),
+        Err(_) => {
+            let _ = tx.rollback().await;
+            tx = match pool.begin().await {
+                Ok(tx) => tx,
+                Err(error) => return fail_all(batch, &map_error(error)),
+            };
+            match write_each(&mut tx, &jobs).await {
+                Ok(outcomes) => outcomes,
+                Err(error) => return fail_all(batch, &error),
+            }
         }
-    }
+    };
     if let Err(error) = tx.commit().await {
         return fail_all(batch, &map_error(error));
     }
@@ -83,6 +89,27 @@ async fn write_batch(pool: &PgPool, batch: Vec<(NewJob, Reply)>) {
     for ((_, reply), outcome) in batch.into_iter().zip(outcomes) {
         let _ = reply.send(outcome);
     }
+}
+
+/// The careful path: each job in a savepoint of its own. The outer `Err`
+/// means the transaction can no longer be trusted (typically the connection
+/// is gone), so nothing of the batch counts as written.
+async fn write_each(
+    tx: &mut PgConnection,
+    jobs: &[&NewJob],
+) -> Result<Vec<Result<CreateOutcome, StoreError>>, StoreError> {
+    let mut outcomes = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        let mut outcome = write_one(tx, job).await?;
+        // A deadlock with another process's batch (two jobs sharing
+        // idempotency scopes in opposite orders) undid only this job's
+        // savepoint: one more try usually gets through.
+        if matches!(outcome, Err(StoreError::Unavailable(_))) {
+            outcome = write_one(tx, job).await?;
+        }
+        outcomes.push(outcome);
+    }
+    Ok(outcomes)
 }
 
 /// Writes one job in its own savepoint; a repeat or a failure undoes only

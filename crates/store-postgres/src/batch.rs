@@ -1,0 +1,146 @@
+//! The fast path of group commit: a whole batch of jobs in a few statements,
+//! whatever its size. All idempotency scopes of the batch are taken in one
+//! statement (in scope order, so that two processes' batches lock them in
+//! the same order); the jobs whose every scope was free are written in one
+//! more. A job meeting an unexpired record writes nothing, as in
+//! [`crate::jobs::create_in`], which stays the path for batches this one
+//! cannot take (a scope shared by two jobs of the batch, a database error).
+
+use crate::jobs::insert_jobs;
+use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
+use sqlx::postgres::PgRow;
+use sqlx::{PgConnection, Row};
+use std::collections::{HashMap, HashSet};
+use time::OffsetDateTime;
+
+/// Why the fast path did not write a batch.
+pub enum Declined {
+    /// Two jobs of the batch share a scope (or a record vanished under
+    /// it): roll back and write the jobs one by one.
+    Slow,
+    /// A statement failed; the transaction must be rolled back.
+    Failed(sqlx::Error),
+}
+
+impl From<sqlx::Error> for Declined {
+    fn from(error: sqlx::Error) -> Self {
+        Declined::Failed(error)
+    }
+}
+
+/// Writes `jobs` inside the caller's transaction; one outcome per job.
+pub async fn write(
+    conn: &mut PgConnection,
+    jobs: &[&NewJob],
+) -> Result<Vec<CreateOutcome>, Declined> {
+    let mut owner: HashMap<&str, usize> = HashMap::new();
+    for (n, job) in jobs.iter().enumerate() {
+        for record in &job.idempotency {
+            if owner
+                .insert(record.scope.as_str(), n)
+                .is_some_and(|m| m != n)
+            {
+                return Err(Declined::Slow);
+            }
+        }
+    }
+    let mut records: Vec<&IdempotencyRecord> =
+        jobs.iter().flat_map(|job| &job.idempotency).collect();
+    records.sort_by(|a, b| a.scope.cmp(&b.scope));
+    records.dedup_by(|a, b| a.scope == b.scope);
+    let taken = take(conn, &records).await?;
+    let held: Vec<&str> = records
+        .iter()
+        .map(|r| r.scope.as_str())
+        .filter(|scope| !taken.contains(*scope))
+        .collect();
+    let mut existing = HashMap::new();
+    if !held.is_empty() {
+        existing = find(conn, &held).await?;
+        // A job that met a held scope writes nothing: its free scopes go back.
+        let undo: Vec<&str> = jobs
+            .iter()
+            .filter(|job| job.idempotency.iter().any(|r| !taken.contains(&r.scope)))
+            .flat_map(|job| &job.idempotency)
+            .map(|r| r.scope.as_str())
+            .filter(|scope| taken.contains(*scope))
+            .collect();
+        if !undo.is_empty() {
+            sqlx::query("DELETE FROM idempotency WHERE scope = ANY($1)")
+                .bind(undo)
+                .execute(&mut *conn)
+                .await?;
+        }
+    }
+    let mut outcomes = Vec::with_capacity(jobs.len());
+    let mut winners = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        let mut scopes: Vec<&str> = job.idempotency.iter().map(|r| r.scope.as_str()).collect();
+        scopes.sort_unstable();
+        match scopes.iter().find(|scope| !taken.contains(**scope)) {
+            None => {
+                winners.push(*job);
+                outcomes.push(CreateOutcome::Created);
+            }
+            Some(scope) => match existing.get(*scope) {
+                Some(record) => outcomes.push(CreateOutcome::Existing(record.clone())),
+                // Gone between the two statements (purged): let the slow path decide.
+                None => return Err(Declined::Slow),
+            },
+        }
+    }
+    if !winners.is_empty() {
+        insert_jobs(conn, &winners).await?;
+    }
+    Ok(outcomes)
+}
+
+/// Takes every free or expired scope; returns the ones taken.
+async fn take(
+    conn: &mut PgConnection,
+    records: &[&IdempotencyRecord],
+) -> Result<HashSet<String>, sqlx::Error> {
+    if records.is_empty() {
+        return Ok(HashSet::new());
+    }
+    let taken: Vec<String> = sqlx::query_scalar(
+        "INSERT INTO idempotency (scope, request_hash, status, body, expires_at) \
+         SELECT * FROM UNNEST($1::text[], $2::text[], $3::int[], $4::text[], $5::timestamptz[]) \
+         ON CONFLICT (scope) DO UPDATE SET request_hash = EXCLUDED.request_hash, status = EXCLUDED.status, \
+         body = EXCLUDED.body, expires_at = EXCLUDED.expires_at WHERE idempotency.expires_at <= $6 \
+         RETURNING scope",
+    )
+    .bind(records.iter().map(|r| r.scope.clone()).collect::<Vec<_>>())
+    .bind(records.iter().map(|r| r.request_hash.clone()).collect::<Vec<_>>())
+    .bind(records.iter().map(|r| i32::from(r.status)).collect::<Vec<_>>())
+    .bind(records.iter().map(|r| r.body.clone()).collect::<Vec<_>>())
+    .bind(records.iter().map(|r| r.expires_at).collect::<Vec<_>>())
+    .bind(OffsetDateTime::now_utc())
+    .fetch_all(&mut *conn)
+    .await?;
+    Ok(taken.into_iter().collect())
+}
+
+async fn find(
+    conn: &mut PgConnection,
+    scopes: &[&str],
+) -> Result<HashMap<String, IdempotencyRecord>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT scope, request_hash, status, body, expires_at FROM idempotency WHERE scope = ANY($1)",
+    )
+    .bind(scopes)
+    .fetch_all(&mut *conn)
+    .await?;
+    rows.iter()
+        .map(|row: &PgRow| {
+            let record = IdempotencyRecord {
+                scope: row.try_get("scope")?,
+                request_hash: row.try_get("request_hash")?,
+                status: row.try_get::<i32, _>("status")? as u16,
+                body: row.try_get("body")?,
+                expires_at: row.try_get("expires_at")?,
+            };
+            Ok((record.scope.clone(), record))
+        })
+        .collect()
+}
