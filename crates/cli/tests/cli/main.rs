@@ -6,6 +6,7 @@ mod config;
 mod delivery;
 mod directory;
 mod keys;
+mod many_processes;
 mod rate_limits;
 mod postgres;
 mod secrets;

@@ -1,0 +1,97 @@
+//! What one process (or the operator's command) changes in the database, every
+//! process acts on within the bounds docs/operations.md gives: a revoked key
+//! at once, an imported directory within the refresh interval.
+
+use super::{within, Cluster};
+use crate::delivery::{job, Trade};
+use std::time::{Duration, Instant};
+
+/// The bound issue 8 sets for a revocation to reach every process. Keys are
+/// read from the store on every request, so the real bound is the next
+/// request: the test asserts that one, and this as the outer limit.
+const REVOCATION_BOUND: Duration = Duration::from_secs(5);
+
+/// `directory_refresh_seconds` (the default, 5 s), after which each process
+/// has seen a new directory version, plus a second to reload the directory
+/// and answer on a busy 2-core machine.
+const IMPORT_BOUND: Duration = Duration::from_secs(6);
+
+/// Air conditioning repair: no trade of the initial directory does it.
+const NEW_CATEGORY: u32 = 2023;
+
+/// A trade imported while the servers run.
+const NEWCOMER: Trade = Trade(701, "SW1A 2AA", NEW_CATEGORY);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_revoked_through_the_database_is_refused_by_both_processes_from_the_next_request() {
+    let Some(cluster) = Cluster::start().await else {
+        return;
+    };
+    let clients = [cluster.client(0), cluster.client(1)];
+    for client in &clients {
+        client
+            .preferred_start_options()
+            .await
+            .expect("the key works on both");
+    }
+
+    cluster.cli(&["keys", "revoke", &cluster.key_id]);
+    let revoked = Instant::now();
+    for (n, client) in clients.iter().enumerate() {
+        let read = client.preferred_start_options().await.unwrap_err();
+        assert_eq!(read.status(), Some(401), "server {n}: {read:?}");
+        let body = serde_json::to_vec(&job(n)).unwrap();
+        let write = client
+            .create_job_from_json(body, &intake_client::new_idempotency_key())
+            .await
+            .unwrap_err();
+        assert_eq!(write.status(), Some(401), "server {n}: {write:?}");
+    }
+    let took = revoked.elapsed();
+    assert!(took < REVOCATION_BOUND, "refused by both after {took:?}");
+    eprintln!("the revoked key was refused by both servers, 4 requests in {took:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_directory_import_reaches_the_matching_of_both_processes_within_the_refresh_interval() {
+    let Some(cluster) = Cluster::start().await else {
+        return;
+    };
+    let mut wanted = job(0);
+    wanted["categoryId"] = NEW_CATEGORY.into();
+    let wanted = serde_json::to_vec(&wanted).unwrap();
+    let clients = [cluster.client(0), cluster.client(1)];
+    let matched = |client: intake_client::Client, job: Vec<u8>| async move {
+        let verified = client
+            .verify_job_with_images(job, Vec::new())
+            .await
+            .unwrap();
+        verified
+            .found_trades
+            .iter()
+            .map(|trade| trade.company_id)
+            .collect::<Vec<_>>()
+    };
+    for client in &clients {
+        let found = matched(client.clone(), wanted.clone()).await;
+        assert!(found.is_empty(), "no trade does this yet: {found:?}");
+    }
+
+    cluster.import(&[NEWCOMER]);
+    let imported = Instant::now();
+    let mut took = Vec::new();
+    for (n, client) in clients.iter().enumerate() {
+        let remaining = IMPORT_BOUND.saturating_sub(imported.elapsed());
+        within(
+            remaining,
+            &format!("server {n} matching the new trade"),
+            || {
+                let found = matched(client.clone(), wanted.clone());
+                async move { found.await.contains(&NEWCOMER.0) }
+            },
+        )
+        .await;
+        took.push(imported.elapsed());
+    }
+    eprintln!("both servers matched the imported trade after {took:?}");
+}
