@@ -98,7 +98,7 @@ impl Default for Settings {
             request_timeout_seconds: 30,
             log_format: "text".to_owned(),
             demo_data: true,
-            directory_refresh_seconds: 5,
+            directory_refresh_seconds: 3,
             public_base_url: "https://www.example-trades.co.uk".to_owned(),
             idempotency_ttl_seconds: 24 * 3600,
             max_recipients: 3,

@@ -67,7 +67,7 @@ impl Default for ServerConfig {
             image_limits: ImageLimits::default(),
             shutdown_grace: Duration::from_secs(30),
             request_timeout: Duration::from_secs(30),
-            directory_refresh: Duration::from_secs(5),
+            directory_refresh: Duration::from_secs(3),
             public_base_url: "https://www.example-trades.co.uk".to_owned(),
             idempotency_ttl: Duration::from_secs(24 * 3600),
             max_recipients: intake_core::directory::matching::DEFAULT_MAX_RECIPIENTS,

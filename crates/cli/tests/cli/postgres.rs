@@ -3,8 +3,6 @@
 //! note unless `INTAKE_TEST_POSTGRES_URL` is set (required when
 //! `INTAKE_REQUIRE_POSTGRES=1`).
 
-mod many;
-
 use crate::helpers::{data_dir, intake, run_ok, Server};
 use intake_store_postgres::testing::TestDatabase;
 
