@@ -323,7 +323,12 @@ pub async fn a_job_reads_back_whole_and_a_repeated_scope_writes_nothing(store: &
     assert!(store.job("job-2").await.unwrap().is_none());
     let counts = store.counts().await.unwrap();
     assert_eq!(
-        (counts.jobs, counts.recipients, counts.idempotency, counts.deliveries),
+        (
+            counts.jobs,
+            counts.recipients,
+            counts.idempotency,
+            counts.deliveries
+        ),
         (1, 2, 1, 2)
     );
     let found = store

@@ -91,10 +91,7 @@ impl ImageStore {
     /// settings no `INTAKE_IMAGE_STORE` URL carries, or a wrapper such as
     /// `object_store::throttle`); it keeps content types. `location` is how
     /// the store is named in logs.
-    pub fn from_object_store(
-        objects: Arc<dyn ObjectStore>,
-        location: ImageStoreLocation,
-    ) -> Self {
+    pub fn from_object_store(objects: Arc<dyn ObjectStore>, location: ImageStoreLocation) -> Self {
         ImageStore {
             objects,
             keeps_content_type: true,

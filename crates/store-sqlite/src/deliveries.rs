@@ -60,7 +60,10 @@ pub async fn claim(
 ) -> Result<Vec<Delivery>, StoreError> {
     let now_ms = millis(now);
     let lease_end = millis(now + lease);
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await.map_err(map_error)?;
+    let mut tx = pool
+        .begin_with("BEGIN IMMEDIATE")
+        .await
+        .map_err(map_error)?;
     sqlx::query(
         "UPDATE deliveries SET state = 'gone', updated_ms = ?1, last_error = 'the target answered 410 Gone earlier' \
          WHERE state = 'pending' AND next_attempt_ms <= ?1 AND EXISTS \
@@ -145,7 +148,10 @@ async fn gone(
     error: &str,
     now_ms: i64,
 ) -> Result<bool, StoreError> {
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await.map_err(map_error)?;
+    let mut tx = pool
+        .begin_with("BEGIN IMMEDIATE")
+        .await
+        .map_err(map_error)?;
     let Some(row) = sqlx::query(
         "UPDATE deliveries SET state = 'gone', updated_ms = ?1, last_error = ?2 \
          WHERE id = ?3 AND state = 'pending' AND attempts = ?4 RETURNING channel, target",
@@ -220,7 +226,10 @@ pub async fn retry(
     now: OffsetDateTime,
 ) -> Result<u64, StoreError> {
     let now_ms = millis(now);
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await.map_err(map_error)?;
+    let mut tx = pool
+        .begin_with("BEGIN IMMEDIATE")
+        .await
+        .map_err(map_error)?;
     let mut forget = QueryBuilder::<Sqlite>::new(
         "DELETE FROM gone_targets WHERE (channel, target) IN (SELECT channel, target FROM deliveries",
     );

@@ -12,7 +12,10 @@ use time::OffsetDateTime;
 const CHUNK: usize = 1000;
 
 pub async fn import(pool: &SqlitePool, trades: &[ValidTrade]) -> Result<ImportSummary, StoreError> {
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await.map_err(map_error)?;
+    let mut tx = pool
+        .begin_with("BEGIN IMMEDIATE")
+        .await
+        .map_err(map_error)?;
     let now = OffsetDateTime::now_utc();
     let mut summary = ImportSummary::default();
     for chunk in trades.chunks(CHUNK) {

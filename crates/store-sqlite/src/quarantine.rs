@@ -56,7 +56,10 @@ pub async fn list(
 }
 
 pub async fn release(pool: &SqlitePool, id: &str, job: &NewJob) -> Result<(), StoreError> {
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await.map_err(map_error)?;
+    let mut tx = pool
+        .begin_with("BEGIN IMMEDIATE")
+        .await
+        .map_err(map_error)?;
     let released: Option<Option<String>> =
         sqlx::query_scalar("SELECT released_job_id FROM quarantine WHERE id = ?")
             .bind(id)

@@ -7,7 +7,7 @@ mod delivery;
 mod directory;
 mod keys;
 mod many_processes;
-mod rate_limits;
 mod postgres;
+mod rate_limits;
 mod secrets;
 mod submit;
