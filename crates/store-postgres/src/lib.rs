@@ -53,13 +53,25 @@ impl PostgresStore {
         let options = PgConnectOptions::from_str(url)
             .map_err(|error| StoreError::Other(format!("bad PostgreSQL URL: {error}")))?
             .application_name("intake")
-            .options([("statement_timeout", STATEMENT_TIMEOUT)]);
+            .options([
+                ("statement_timeout", STATEMENT_TIMEOUT),
+                // Every statement is prepared once per connection and run
+                // thousands of times with equality and range parameters that
+                // the same index plan serves whatever their values. Planning
+                // each run afresh (the default while custom plans look
+                // cheaper) made PostgreSQL the bottleneck of POST /jobs
+                // (BENCHMARKS.md).
+                ("plan_cache_mode", "force_generic_plan"),
+            ]);
         let pool = PgPoolOptions::new()
             .max_connections(10)
             .min_connections(0)
             .acquire_timeout(ACQUIRE_TIMEOUT)
-            // A connection that died with the server is found out before use.
-            .test_before_acquire(true)
+            // No round trip before each use: sqlx already pings every
+            // connection as it goes back to the pool and drops a dead one
+            // then, and a connection that died while idle fails its one
+            // statement as `Unavailable` (503) and is dropped on release.
+            .test_before_acquire(false)
             .idle_timeout(Duration::from_secs(300))
             .connect_with(options)
             .await
