@@ -28,6 +28,15 @@ pub enum StoreError {
     Other(String),
 }
 
+/// The answer of [`Store::earlier_answer_or_history`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EarlierOrHistory {
+    /// The submission was written before: this is its record.
+    Earlier(IdempotencyRecord),
+    /// A new submission: the consumer's history, to screen it with.
+    History(ContactHistory),
+}
+
 /// Everything the service keeps. Implemented once per backend.
 #[async_trait]
 pub trait Store: Send + Sync + 'static {
@@ -112,6 +121,26 @@ pub trait Store: Send + Sync + 'static {
 
     /// What the store knows of this consumer's earlier jobs (spam screening).
     async fn contact_history(&self, query: &HistoryQuery) -> Result<ContactHistory, StoreError>;
+
+    /// What a valid submission needs from the store before it is screened:
+    /// the unexpired idempotency record of the first of `scopes` that has
+    /// one (an earlier answer; the history is then not needed) and else the
+    /// consumer's history. A backend answers it in one round trip where it can.
+    async fn earlier_answer_or_history(
+        &self,
+        scopes: &[String],
+        now: OffsetDateTime,
+        query: &HistoryQuery,
+    ) -> Result<EarlierOrHistory, StoreError> {
+        for scope in scopes {
+            if let Some(record) = self.idempotency(scope, now).await? {
+                return Ok(EarlierOrHistory::Earlier(record));
+            }
+        }
+        Ok(EarlierOrHistory::History(
+            self.contact_history(query).await?,
+        ))
+    }
 
     /// Claims up to `limit` pending deliveries due at `now`, oldest due first,
     /// for `lease`: each claimed row's attempts go up by one and its next

@@ -21,7 +21,7 @@ use intake_core::directory::{IndexedTrade, ValidTrade};
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
 use intake_core::keys::ApiKey;
 use intake_core::spam::history::{ContactHistory, HistoryQuery};
-use intake_core::store::{ImportSummary, Store, StoreCounts, StoreError};
+use intake_core::store::{EarlierOrHistory, ImportSummary, Store, StoreCounts, StoreError};
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use std::collections::HashMap;
 use std::str::FromStr;
@@ -188,6 +188,15 @@ impl Store for PostgresStore {
 
     async fn contact_history(&self, query: &HistoryQuery) -> Result<ContactHistory, StoreError> {
         history::contact_history(&self.pool, query).await
+    }
+
+    async fn earlier_answer_or_history(
+        &self,
+        scopes: &[String],
+        now: OffsetDateTime,
+        query: &HistoryQuery,
+    ) -> Result<EarlierOrHistory, StoreError> {
+        history::earlier_answer_or_history(&self.pool, scopes, now, query).await
     }
 
     async fn claim_deliveries(

@@ -48,6 +48,7 @@ contract_tests!(
     contact_history_counts_by_email_and_by_phone_from_the_window_start,
     contact_history_counts_the_same_text_only_through_other_keys,
     contact_history_ignores_the_other_environment,
+    an_earlier_answer_comes_instead_of_the_history,
 );
 
 #[tokio::test]

@@ -1,5 +1,7 @@
-//! The backend contract of `Store::contact_history`: what a consumer's earlier
-//! jobs tell the spam screen. Every backend counts the same rows:
+//! The backend contract of `Store::contact_history` (and of
+//! `Store::earlier_answer_or_history`, which asks it together with the
+//! idempotency records): what a consumer's earlier jobs tell the spam screen.
+//! Every backend counts the same rows:
 //!
 //! - only jobs of the query's environment, received at or after `since`
 //!   (the boundary itself counts);
@@ -10,10 +12,10 @@
 //!   written) equals the query's and whose key differs from the query's.
 
 use crate::environment::Environment;
-use crate::jobs::{CreationSource, NewJob, NewRecipient};
+use crate::jobs::{CreationSource, IdempotencyRecord, NewJob, NewRecipient};
 use crate::spam::fingerprint;
 use crate::spam::history::{ContactHistory, HistoryQuery};
-use crate::store::Store;
+use crate::store::{EarlierOrHistory, Store};
 use time::{Duration, OffsetDateTime};
 
 const BOILER: &str = "Boiler not working, no hot water since Monday.";
@@ -231,5 +233,65 @@ pub async fn contact_history_ignores_the_other_environment(store: &dyn Store) {
             by_phone: 1,
             same_text_other_keys: 1,
         }
+    );
+}
+
+/// `Store::earlier_answer_or_history` over `scopes`, for Sam in staging.
+async fn earlier_or_history(store: &dyn Store, scopes: &[&str]) -> EarlierOrHistory {
+    let scopes: Vec<String> = scopes.iter().map(|s| (*s).to_owned()).collect();
+    let now = OffsetDateTime::now_utc();
+    store
+        .earlier_answer_or_history(
+            &scopes,
+            now,
+            &query("stg_a", Environment::Staging, now - Duration::hours(1)),
+        )
+        .await
+        .unwrap()
+}
+
+/// A submission written before gets its record instead of the history: that
+/// of the first of its scopes (in the order given) holding an unexpired one.
+/// An expired record does not count, and a new submission gets its history.
+pub async fn an_earlier_answer_comes_instead_of_the_history(store: &dyn Store) {
+    let now = now();
+    let record = |scope: &str, expires_at| IdempotencyRecord {
+        scope: scope.to_owned(),
+        request_hash: "hash".to_owned(),
+        status: 201,
+        body: format!("{{\"scope\":\"{scope}\"}}"),
+        expires_at,
+    };
+    let mut first = sam("e-first", "stg_a", now - Duration::minutes(3)).new_job();
+    first.idempotency = vec![
+        record("k:stg_a:one", now + Duration::hours(24)),
+        record("s:stg_a:one", now + Duration::minutes(10)),
+    ];
+    let mut expired = sam("e-expired", "stg_a", now - Duration::minutes(2)).new_job();
+    expired.idempotency = vec![record("k:stg_a:old", now - Duration::seconds(1))];
+    store.create_job(&first).await.unwrap();
+    store.create_job(&expired).await.unwrap();
+
+    let key = EarlierOrHistory::Earlier(first.idempotency[0].clone());
+    let signature = EarlierOrHistory::Earlier(first.idempotency[1].clone());
+    assert_eq!(
+        earlier_or_history(store, &["k:stg_a:one", "s:stg_a:one"]).await,
+        key
+    );
+    assert_eq!(
+        earlier_or_history(store, &["s:stg_a:one", "k:stg_a:one"]).await,
+        signature
+    );
+    assert_eq!(
+        earlier_or_history(store, &["k:stg_a:none", "s:stg_a:one"]).await,
+        signature
+    );
+    assert_eq!(
+        earlier_or_history(store, &["k:stg_a:old", "s:stg_a:new"]).await,
+        EarlierOrHistory::History(ContactHistory {
+            by_email: 2,
+            by_phone: 2,
+            same_text_other_keys: 0,
+        })
     );
 }

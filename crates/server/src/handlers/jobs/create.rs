@@ -1,8 +1,8 @@
 //! `POST /jobs`: a signed job in, 201 with its recipients out.
 //!
-//! The path reads as one line: content type, repeat check, decode and
-//! validate, the consumer's recent history, spam screen, match, one store
-//! transaction, 201.
+//! The path reads as one line: content type, decode and validate, the
+//! repeat check with the consumer's recent history (one store round trip),
+//! spam screen, match, one store transaction, 201.
 
 use crate::auth::AuthenticatedKey;
 use crate::error::ApiError;
@@ -18,8 +18,9 @@ use intake_core::jobs::{
     route, validate, CreateOutcome, CreationSource, JobImage, NewJob, NewRecipient, Quarantined,
     ValidatedJob,
 };
-use intake_core::spam::history::HistoryQuery;
+use intake_core::spam::history::{ContactHistory, HistoryQuery};
 use intake_core::spam::{Assessment, SpamInput};
+use intake_core::store::EarlierOrHistory;
 
 use time::OffsetDateTime;
 use tower_http::request_id::RequestId;
@@ -56,13 +57,18 @@ pub async fn create(
     require_json(&headers)?;
     let submission = Submission::of(&key, &headers, "POST", uri.path(), &body)?;
     let _in_flight = state.in_flight.enter(submission.scopes())?;
-    if let Some(answer) = earlier_answer(&state, &submission).await? {
-        return Ok(answer);
-    }
-    let value: serde_json::Value = serde_json::from_slice(&body)
-        .map_err(|error| ApiError::BadRequest(format!("The body is not valid JSON: {error}.")))?;
+    let value: serde_json::Value = match serde_json::from_slice(&body) {
+        Ok(value) => value,
+        Err(error) => {
+            let error = ApiError::BadRequest(format!("The body is not valid JSON: {error}."));
+            return earlier_answer_or(&state, &submission, error).await;
+        }
+    };
     let origin = Origin::of(CreationSource::Api, request_id);
-    let prepared = prepare(&state, &key, &value, &origin).await?;
+    let prepared = match prepare_new(&state, &key, &value, &origin, &submission).await? {
+        New::Earlier(answer) => return Ok(answer),
+        New::Prepared(prepared) => prepared,
+    };
     commit(
         &state,
         &key,
@@ -103,6 +109,51 @@ impl Origin {
     }
 }
 
+/// A submission of `POST /jobs` after the checks before writing.
+enum New {
+    /// It was written before: its first answer (or 409 for another body).
+    Earlier(Response),
+    /// A new job, ready to be written.
+    Prepared(Prepared),
+}
+
+/// [`prepare`] for a submission whose earlier answer has not been looked up
+/// yet: a valid job asks the store for it together with the consumer's
+/// history (one round trip); an invalid one looks it up before its 400, so a
+/// repeat gets the same answer either way.
+async fn prepare_new(
+    state: &AppState,
+    key: &AuthenticatedKey,
+    value: &serde_json::Value,
+    origin: &Origin,
+    submission: &Submission,
+) -> Result<New, ApiError> {
+    let job = match validate_job(state, value) {
+        Ok(job) => job,
+        Err(error) => {
+            return earlier_answer_or(state, submission, error)
+                .await
+                .map(New::Earlier)
+        }
+    };
+    let query = history_query(key, &job);
+    let now = OffsetDateTime::now_utc();
+    let history = match state
+        .store
+        .earlier_answer_or_history(&submission.scopes(), now, &query)
+        .await?
+    {
+        EarlierOrHistory::Earlier(record) => {
+            return submission.answer_from(&record).map(New::Earlier)
+        }
+        EarlierOrHistory::History(history) => history,
+    };
+    let assessment = assess(state, &job, history);
+    screen_and_match(state, key, value, origin, job, assessment)
+        .await
+        .map(New::Prepared)
+}
+
 /// Validates, screens and matches a decoded job: 400, 422 (after keeping the
 /// submission in quarantine) or 404 on the way.
 pub async fn prepare(
@@ -112,6 +163,18 @@ pub async fn prepare(
     origin: &Origin,
 ) -> Result<Prepared, ApiError> {
     let (job, assessment) = validate_and_assess(state, key, value).await?;
+    screen_and_match(state, key, value, origin, job, assessment).await
+}
+
+/// Quarantines spam (422) and matches the rest (404 when no trade serves it).
+async fn screen_and_match(
+    state: &AppState,
+    key: &AuthenticatedKey,
+    value: &serde_json::Value,
+    origin: &Origin,
+    job: ValidatedJob,
+    assessment: Assessment,
+) -> Result<Prepared, ApiError> {
     if assessment.is_spam {
         keep_in_quarantine(state, key, value, &assessment, origin).await?;
         return Err(ApiError::Spam);
@@ -157,19 +220,30 @@ async fn validate_and_assess(
     key: &AuthenticatedKey,
     value: &serde_json::Value,
 ) -> Result<(ValidatedJob, Assessment), ApiError> {
+    let job = validate_job(state, value)?;
+    let history = state
+        .store
+        .contact_history(&history_query(key, &job))
+        .await?;
+    let assessment = assess(state, &job, history);
+    Ok((job, assessment))
+}
+
+/// Validates a decoded job: 400 listing every problem.
+fn validate_job(state: &AppState, value: &serde_json::Value) -> Result<ValidatedJob, ApiError> {
     let snapshot = state.directory.current();
-    let job = validate(value, &snapshot.directory.tree).map_err(|errors| {
+    validate(value, &snapshot.directory.tree).map_err(|errors| {
         let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
         ApiError::BadRequest(format!("The job is invalid: {}.", list.join("; ")))
-    })?;
-    let query = HistoryQuery::for_job(
-        &job,
-        &key.key_id,
-        key.environment,
-        OffsetDateTime::now_utc(),
-    );
-    let history = state.store.contact_history(&query).await?;
-    let assessment = state.spam.assess(&SpamInput {
+    })
+}
+
+fn history_query(key: &AuthenticatedKey, job: &ValidatedJob) -> HistoryQuery {
+    HistoryQuery::for_job(job, &key.key_id, key.environment, OffsetDateTime::now_utc())
+}
+
+fn assess(state: &AppState, job: &ValidatedJob, history: ContactHistory) -> Assessment {
+    state.spam.assess(&SpamInput {
         description: &job.description,
         first_name: &job.first_name,
         last_name: &job.last_name,
@@ -177,8 +251,7 @@ async fn validate_and_assess(
         phone: job.phone.as_str(),
         postcode: job.postcode.as_str(),
         history,
-    });
-    Ok((job, assessment))
+    })
 }
 
 /// Keeps a spam submission with its reasons (`intake spam review`). If it
@@ -285,6 +358,18 @@ fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
         Err(ApiError::UnsupportedMediaType(format!(
             "Send the job as `Content-Type: application/json` (got `{content_type}`); jobs with images go to /v1/affiliate-job/jobs/with-attachments as multipart/form-data."
         )))
+    }
+}
+
+/// The answer to an earlier identical submission if there was one, else `error`.
+async fn earlier_answer_or(
+    state: &AppState,
+    submission: &Submission,
+    error: ApiError,
+) -> Result<Response, ApiError> {
+    match earlier_answer(state, submission).await? {
+        Some(answer) => Ok(answer),
+        None => Err(error),
     }
 }
 
