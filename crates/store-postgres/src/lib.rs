@@ -9,6 +9,7 @@ mod errors;
 mod history;
 mod idempotency;
 mod jobs;
+mod key_cache;
 mod keys;
 mod quarantine;
 mod read;
@@ -43,6 +44,7 @@ const STATEMENT_TIMEOUT: &str = "30s";
 pub struct PostgresStore {
     pool: PgPool,
     writer: writer::JobWriter,
+    keys: key_cache::KeyCache,
 }
 
 impl PostgresStore {
@@ -83,7 +85,11 @@ impl PostgresStore {
                 StoreError::Other(format!("migrating the PostgreSQL store failed: {error}"))
             })?;
         let writer = writer::JobWriter::spawn(pool.clone());
-        Ok(PostgresStore { pool, writer })
+        Ok(PostgresStore {
+            pool,
+            writer,
+            keys: key_cache::KeyCache::default(),
+        })
     }
 
     /// Closes every connection; later calls fail as `Unavailable`.
@@ -107,7 +113,14 @@ impl Store for PostgresStore {
     }
 
     async fn find_key(&self, key_id: &str) -> Result<Option<ApiKey>, StoreError> {
-        keys::find(&self.pool, key_id).await
+        if let Some(key) = self.keys.get(key_id) {
+            return Ok(Some(key));
+        }
+        let key = keys::find(&self.pool, key_id).await?;
+        if let Some(key) = &key {
+            self.keys.put(key);
+        }
+        Ok(key)
     }
 
     async fn list_keys(&self) -> Result<Vec<ApiKey>, StoreError> {
@@ -115,7 +128,9 @@ impl Store for PostgresStore {
     }
 
     async fn revoke_key(&self, key_id: &str, at: OffsetDateTime) -> Result<ApiKey, StoreError> {
-        keys::revoke(&self.pool, key_id, at).await
+        let key = keys::revoke(&self.pool, key_id, at).await?;
+        self.keys.put(&key);
+        Ok(key)
     }
 
     async fn import_trades(&self, trades: &[ValidTrade]) -> Result<ImportSummary, StoreError> {

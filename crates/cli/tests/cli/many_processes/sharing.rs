@@ -1,14 +1,14 @@
 //! What one process (or the operator's command) changes in the database, every
 //! process acts on within the bounds docs/operations.md gives: a revoked key
-//! at once, an imported directory within the refresh interval.
+//! within 2 s, an imported directory within the refresh interval.
 
 use super::{within, Cluster};
 use crate::delivery::{job, Trade};
 use std::time::{Duration, Instant};
 
-/// The bound issue 8 sets for a revocation to reach every process. Keys are
-/// read from the store on every request, so the real bound is the next
-/// request: the test asserts that one, and this as the outer limit.
+/// The bound issue 8 sets for a revocation to reach every process. A process
+/// uses a key read at most a second earlier (docs/operations.md: within 2 s),
+/// so the test waits for the refusal and asserts this as the outer limit.
 const REVOCATION_BOUND: Duration = Duration::from_secs(5);
 
 /// The documented bound: `directory_refresh_seconds` (the default, 3 s), after
@@ -23,7 +23,7 @@ const NEW_CATEGORY: u32 = 2023;
 const NEWCOMER: Trade = Trade(701, "SW1A 2AA", NEW_CATEGORY);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_key_revoked_through_the_database_is_refused_by_both_processes_from_the_next_request() {
+async fn a_key_revoked_through_the_database_is_refused_by_both_processes_within_the_bound() {
     let Some(cluster) = Cluster::start().await else {
         return;
     };
@@ -38,8 +38,16 @@ async fn a_key_revoked_through_the_database_is_refused_by_both_processes_from_th
     cluster.cli(&["keys", "revoke", &cluster.key_id]);
     let revoked = Instant::now();
     for (n, client) in clients.iter().enumerate() {
-        let read = client.preferred_start_options().await.unwrap_err();
-        assert_eq!(read.status(), Some(401), "server {n}: {read:?}");
+        within(REVOCATION_BOUND, &format!("server {n} refuses"), || async {
+            match client.preferred_start_options().await {
+                Ok(_) => false,
+                Err(read) => {
+                    assert_eq!(read.status(), Some(401), "server {n}: {read:?}");
+                    true
+                }
+            }
+        })
+        .await;
         let body = serde_json::to_vec(&job(n)).unwrap();
         let write = client
             .create_job_from_json(body, &intake_client::new_idempotency_key())
@@ -49,7 +57,7 @@ async fn a_key_revoked_through_the_database_is_refused_by_both_processes_from_th
     }
     let took = revoked.elapsed();
     assert!(took < REVOCATION_BOUND, "refused by both after {took:?}");
-    eprintln!("the revoked key was refused by both servers, 4 requests in {took:?}");
+    eprintln!("the revoked key was refused by both servers after {took:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
