@@ -43,8 +43,9 @@ fn revoking_an_unknown_key_says_so_and_fails() {
         .arg(&dir)
         .output()
         .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("stg_nope"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "stderr: {stderr}");
+    assert!(stderr.contains("stg_nope"), "stderr: {stderr}");
 }
 
 #[test]
