@@ -20,6 +20,7 @@ use intake_core::store::{ImportSummary, Store, StoreCounts, StoreError};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
+use sqlx::{ConnectOptions, Connection};
 use std::collections::HashMap;
 use std::str::FromStr;
 use std::time::Duration;
@@ -52,6 +53,14 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
+        if !in_memory {
+            // Switching a new file to WAL takes an exclusive lock that the busy
+            // timeout does not wait for, so pool connections opening at once
+            // on a fresh file could fail with `database is locked`. WAL is kept
+            // in the file: set it once, alone, before the pool opens.
+            let bootstrap = options.connect().await.map_err(map_error)?;
+            bootstrap.close().await.map_err(map_error)?;
+        }
         let pool = SqlitePoolOptions::new()
             // An in-memory database exists once per connection: keep one.
             .max_connections(if in_memory { 1 } else { 8 })
