@@ -46,13 +46,8 @@ pub(crate) fn spawn_in_server(
     if delivery.public_api_url.is_none() {
         delivery.public_api_url = listen.map(|address| format!("http://{address}"));
     }
-    let dispatcher = Dispatcher::new(
-        state.store.clone(),
-        state.master_key.clone(),
-        delivery,
-        state.images.clone(),
-    )
-    .with_wake(state.deliveries_due.clone());
+    let dispatcher = Dispatcher::new(state.store.clone(), state.master_key.clone(), delivery)
+        .with_wake(state.deliveries_due.clone());
     Some(tokio::spawn(dispatcher.run_until(async move {
         // A dropped sender (the server stopped otherwise) stops it too.
         let _ = stopping.wait_for(|stopping| *stopping).await;

@@ -55,7 +55,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The image store the settings name, with its location for logs (also `intake worker`).
-pub(super) fn open_images(settings: &Settings) -> anyhow::Result<(ImageStore, ImageStoreLocation)> {
+fn open_images(settings: &Settings) -> anyhow::Result<(ImageStore, ImageStoreLocation)> {
     let location = settings.image_store()?;
     let images = ImageStore::open(&location)
         .with_context(|| format!("opening the image store {location}"))?;

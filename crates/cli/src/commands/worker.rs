@@ -19,14 +19,12 @@ pub async fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
     let delivery = settings.delivery_config()?;
     let store = open_store::open(&settings).await?;
     let master = master_key::load_or_create(&settings.data_dir)?;
-    let (images, image_location) = super::serve::open_images(&settings)?;
     tracing::info!(
         database = %super::serve::redact(&settings.database_url()),
-        images = %image_location,
         lease_seconds = delivery.lease.as_secs(),
         "worker started"
     );
-    Dispatcher::new(store, Arc::new(master), delivery, images)
+    Dispatcher::new(store, Arc::new(master), delivery)
         .run_until(intake_server::shutdown_signal())
         .await;
     tracing::info!("stopped");

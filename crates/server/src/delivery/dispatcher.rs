@@ -6,7 +6,6 @@ use super::email::Mailer;
 use super::image_links::ImageLinks;
 use super::lead::{Categories, LinkSettings};
 use super::webhook;
-use crate::storage::ImageStore;
 use intake_core::{MasterKey, Store};
 use std::collections::HashMap;
 use std::future::Future;
@@ -38,19 +37,11 @@ pub(super) struct Shared {
     pub(super) trades: Mutex<HashMap<u64, Arc<Semaphore>>>,
     /// Bounds the deliveries in flight in this process.
     pub(super) in_flight: Arc<Semaphore>,
-    /// Photos are served by the API and linked from leads, not read here;
-    /// taken so that `serve` and `worker` build the dispatcher alike.
-    _images: ImageStore,
 }
 
 impl Dispatcher {
     /// A dispatcher over `store`, signing with keys derived from `master`.
-    pub fn new(
-        store: Arc<dyn Store>,
-        master: Arc<MasterKey>,
-        config: DeliveryConfig,
-        images: ImageStore,
-    ) -> Self {
+    pub fn new(store: Arc<dyn Store>, master: Arc<MasterKey>, config: DeliveryConfig) -> Self {
         let mailer = match &config.smtp {
             Some(settings) => match Mailer::new(settings, config.timeout) {
                 Ok(mailer) => Some(mailer),
@@ -81,7 +72,6 @@ impl Dispatcher {
                 trades: Mutex::new(HashMap::new()),
                 in_flight: Arc::new(Semaphore::new(config.max_in_flight.max(1))),
                 config,
-                _images: images,
             }),
             wake: Arc::new(Notify::new()),
         }

@@ -8,7 +8,7 @@ use intake_core::delivery::{DeliveryFilter, RetrySchedule};
 use intake_core::jobs::{CreationSource, NewJob, NewRecipient};
 use intake_core::{Environment, MasterKey};
 use intake_server::delivery::{DeliveryConfig, Dispatcher};
-use intake_server::{ImageStore, ServerConfig};
+use intake_server::ServerConfig;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
@@ -309,7 +309,6 @@ async fn staging_sends_nothing_even_with_a_dispatcher_running_over_its_store() {
         app.store.clone(),
         Arc::new(app.master.clone()),
         quick_delivery(),
-        ImageStore::in_memory(),
     );
     let running = tokio::spawn(dispatcher.run_until(async move {
         let _ = stopped.await;
