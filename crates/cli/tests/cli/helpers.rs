@@ -108,6 +108,13 @@ impl Server {
         let sink = log.clone();
         std::thread::spawn(move || {
             for line in reader.lines().map_while(Result::ok) {
+                // The line is in the log before anyone learns the address,
+                // so a test that reads the log after start sees it.
+                {
+                    let mut log = sink.lock().unwrap();
+                    log.push_str(&line);
+                    log.push('\n');
+                }
                 if line.contains(" listening ") {
                     if let Some(address) = line
                         .split("address=")
@@ -117,8 +124,6 @@ impl Server {
                         let _ = address_tx.send(address.parse::<SocketAddr>().unwrap());
                     }
                 }
-                sink.lock().unwrap().push_str(&line);
-                sink.lock().unwrap().push('\n');
             }
         });
         let address = match address_rx.recv_timeout(Duration::from_secs(60)) {
