@@ -2,9 +2,11 @@
 //! run by each backend crate's tests against a fresh store.
 
 pub mod deliveries;
+pub mod group_commit;
 pub mod history;
 
 pub use deliveries::*;
+pub use group_commit::*;
 pub use history::*;
 
 use crate::environment::Environment;

@@ -11,6 +11,8 @@ pub mod directory;
 pub mod email;
 pub mod environment;
 pub mod geography;
+#[cfg(feature = "group-commit")]
+pub mod group_commit;
 pub mod images;
 pub mod jobs;
 pub mod keys;

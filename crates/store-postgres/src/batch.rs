@@ -7,6 +7,7 @@
 //! cannot take (a scope shared by two jobs of the batch, a database error).
 
 use crate::jobs::insert_jobs;
+use intake_core::group_commit::scope_owners;
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
 use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, Row};
@@ -33,16 +34,8 @@ pub async fn write(
     conn: &mut PgConnection,
     jobs: &[&NewJob],
 ) -> Result<Vec<CreateOutcome>, Declined> {
-    let mut owner: HashMap<&str, usize> = HashMap::new();
-    for (n, job) in jobs.iter().enumerate() {
-        for record in &job.idempotency {
-            if owner
-                .insert(record.scope.as_str(), n)
-                .is_some_and(|m| m != n)
-            {
-                return Err(Declined::Slow);
-            }
-        }
+    if scope_owners(jobs).is_none() {
+        return Err(Declined::Slow);
     }
     let mut records: Vec<&IdempotencyRecord> =
         jobs.iter().flat_map(|job| &job.idempotency).collect();

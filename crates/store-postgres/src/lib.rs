@@ -43,7 +43,7 @@ const STATEMENT_TIMEOUT: &str = "30s";
 #[derive(Debug, Clone)]
 pub struct PostgresStore {
     pool: PgPool,
-    writer: writer::JobWriter,
+    writer: intake_core::group_commit::JobQueue,
     keys: key_cache::KeyCache,
 }
 
@@ -84,7 +84,9 @@ impl PostgresStore {
             .map_err(|error| {
                 StoreError::Other(format!("migrating the PostgreSQL store failed: {error}"))
             })?;
-        let writer = writer::JobWriter::spawn(pool.clone());
+        let writer = intake_core::group_commit::JobQueue::spawn(writer::PgBatchWriter {
+            pool: pool.clone(),
+        });
         Ok(PostgresStore {
             pool,
             writer,

@@ -8,7 +8,7 @@ use intake_core::jobs::NewJob;
 use intake_core::store::StoreError;
 use intake_core::Environment;
 use sqlx::sqlite::SqliteRow;
-use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
+use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection, SqlitePool};
 use std::time::Duration;
 use time::OffsetDateTime;
 
@@ -24,30 +24,40 @@ fn from_millis(ms: i64) -> Result<OffsetDateTime, StoreError> {
         .map_err(|_| StoreError::Other("a stored delivery has a bad time".into()))
 }
 
-/// Writes the deliveries of a production job inside the job's transaction:
-/// one per recipient and channel its trade's record names now.
-pub async fn insert_for(tx: &mut Transaction<'_, Sqlite>, job: &NewJob) -> Result<(), StoreError> {
-    if job.environment != Environment::Production {
-        return Ok(());
-    }
-    let now = millis(job.received_at);
-    for (channel, column) in [(Channel::Webhook, "webhook_url"), (Channel::Email, "email")] {
-        let channel = channel.as_str();
-        let sql = format!(
-            "INSERT INTO deliveries (id, job_id, company_id, channel, target, state, attempts, \
-             next_attempt_ms, created_ms, updated_ms) \
-             SELECT r.job_id || '.' || r.company_id || '.{channel}', r.job_id, r.company_id, '{channel}', t.{column}, \
-             CASE WHEN EXISTS (SELECT 1 FROM gone_targets g WHERE g.channel = '{channel}' AND g.target = t.{column}) \
-             THEN 'gone' ELSE 'pending' END, 0, ?1, ?1, ?1 \
-             FROM job_recipients r JOIN trades t ON t.company_id = r.company_id \
-             WHERE r.job_id = ?2 AND t.{column} IS NOT NULL"
-        );
-        sqlx::query(&sql)
-            .bind(now)
-            .bind(&job.id)
-            .execute(&mut **tx)
-            .await
-            .map_err(map_error)?;
+/// Writes the deliveries of production jobs inside their transaction: one
+/// per recipient and channel that the trade's record names now, due at the
+/// job's time (its recipients' `created_ms`). Two statements, whatever the
+/// number of jobs.
+pub async fn insert_for(conn: &mut SqliteConnection, jobs: &[&NewJob]) -> Result<(), StoreError> {
+    let production: Vec<&str> = jobs
+        .iter()
+        .filter(|job| job.environment == Environment::Production)
+        .map(|job| job.id.as_str())
+        .collect();
+    for chunk in production.chunks(500) {
+        for (channel, column) in [(Channel::Webhook, "webhook_url"), (Channel::Email, "email")] {
+            let channel = channel.as_str();
+            let mut query = QueryBuilder::<Sqlite>::new(format!(
+                "INSERT INTO deliveries (id, job_id, company_id, channel, target, state, attempts, \
+                 next_attempt_ms, created_ms, updated_ms) \
+                 SELECT r.job_id || '.' || r.company_id || '.{channel}', r.job_id, r.company_id, '{channel}', t.{column}, \
+                 CASE WHEN EXISTS (SELECT 1 FROM gone_targets g WHERE g.channel = '{channel}' AND g.target = t.{column}) \
+                 THEN 'gone' ELSE 'pending' END, 0, r.created_ms, r.created_ms, r.created_ms \
+                 FROM job_recipients r JOIN trades t ON t.company_id = r.company_id \
+                 WHERE t.{column} IS NOT NULL AND r.job_id IN ("
+            ));
+            let mut ids = query.separated(", ");
+            for id in chunk {
+                ids.push_bind(*id);
+            }
+            query.push(")");
+            query
+                .build()
+                .persistent(chunk.len() == 1)
+                .execute(&mut *conn)
+                .await
+                .map_err(map_error)?;
+        }
     }
     Ok(())
 }

@@ -11,13 +11,13 @@ use intake_core::postcode::Postcode;
 use intake_core::store::{StoreCounts, StoreError};
 use intake_core::Environment;
 use sqlx::sqlite::SqliteRow;
-use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
+use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection, SqlitePool};
 use std::collections::HashMap;
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Date, OffsetDateTime};
 
-fn millis(at: OffsetDateTime) -> i64 {
+pub(crate) fn millis(at: OffsetDateTime) -> i64 {
     (at.unix_timestamp_nanos() / 1_000_000) as i64
 }
 
@@ -25,18 +25,16 @@ fn other(what: &str) -> StoreError {
     StoreError::Other(format!("a stored job has a bad {what}"))
 }
 
-/// Writes one job inside `tx` (a savepoint of the writer's batch transaction).
+/// Writes one job on `conn`, inside a savepoint of the writer's batch
+/// transaction (the careful path of [`crate::writer`]).
 pub async fn create_in(
-    tx: &mut Transaction<'_, Sqlite>,
+    conn: &mut SqliteConnection,
     job: &NewJob,
 ) -> Result<CreateOutcome, StoreError> {
     let scopes: Vec<&str> = job.idempotency.iter().map(|r| r.scope.as_str()).collect();
-    if let Some(existing) = existing_scopes(tx, &scopes, OffsetDateTime::now_utc())
-        .await?
-        .into_iter()
-        .next()
-    {
-        return Ok(CreateOutcome::Existing(existing));
+    let mut existing = crate::batch::unexpired(conn, &scopes, OffsetDateTime::now_utc()).await?;
+    if let Some(record) = scopes.iter().find_map(|scope| existing.remove(*scope)) {
+        return Ok(CreateOutcome::Existing(record));
     }
     for record in &job.idempotency {
         let inserted = sqlx::query(
@@ -48,22 +46,22 @@ pub async fn create_in(
         .bind(record.status)
         .bind(&record.body)
         .bind(millis(record.expires_at))
-        .execute(&mut **tx)
+        .execute(&mut *conn)
         .await
         .map_err(map_error)?;
         if inserted.rows_affected() == 0 {
-            let existing = find_idempotency(tx, &record.scope).await?;
+            let existing = find_idempotency(conn, &record.scope).await?;
             return existing
                 .map(CreateOutcome::Existing)
                 .ok_or_else(|| StoreError::Other("idempotency record vanished".into()));
         }
     }
-    insert_job(tx, job).await?;
+    insert_job(conn, job).await?;
     Ok(CreateOutcome::Created)
 }
 
-async fn insert_job(tx: &mut Transaction<'_, Sqlite>, job: &NewJob) -> Result<(), StoreError> {
-    insert_jobs(tx, &[job]).await
+async fn insert_job(conn: &mut SqliteConnection, job: &NewJob) -> Result<(), StoreError> {
+    insert_jobs(conn, &[job]).await
 }
 
 /// Rows per multi-row INSERT, well under SQLite's 32,766 bound values.
@@ -71,10 +69,10 @@ const ROWS: usize = 500;
 
 /// Writes jobs with their recipients and images in a few multi-row INSERTs
 /// (the writer's batches, and single jobs alike).
-pub async fn insert_jobs(
-    tx: &mut Transaction<'_, Sqlite>,
-    jobs: &[&NewJob],
-) -> Result<(), StoreError> {
+pub async fn insert_jobs(conn: &mut SqliteConnection, jobs: &[&NewJob]) -> Result<(), StoreError> {
+    // A lone job's statements recur and are worth keeping prepared; a
+    // batch's differ with its size and would only crowd out the others.
+    let lone = jobs.len() == 1;
     for chunk in jobs.chunks(ROWS / 2) {
         let mut query = QueryBuilder::<Sqlite>::new(
             "INSERT INTO jobs (id, environment, key_id, application, creation_source, request_id, received_at, received_ms, \
@@ -120,7 +118,12 @@ pub async fn insert_jobs(
                 )
                 .push_bind(intake_core::spam::fingerprint(&v.description));
         });
-        query.build().execute(&mut **tx).await.map_err(map_error)?;
+        query
+            .build()
+            .persistent(lone)
+            .execute(&mut *conn)
+            .await
+            .map_err(map_error)?;
     }
     let recipients: Vec<_> = jobs
         .iter()
@@ -142,7 +145,12 @@ pub async fn insert_jobs(
                 .push_bind(state)
                 .push_bind(millis(job.received_at));
         });
-        query.build().execute(&mut **tx).await.map_err(map_error)?;
+        query
+            .build()
+            .persistent(lone)
+            .execute(&mut *conn)
+            .await
+            .map_err(map_error)?;
     }
     let images: Vec<_> = jobs
         .iter()
@@ -168,65 +176,31 @@ pub async fn insert_jobs(
                 .push_bind(image.height)
                 .push_bind(image.bytes as i64);
         });
-        query.build().execute(&mut **tx).await.map_err(map_error)?;
-    }
-    for job in jobs {
-        crate::deliveries::insert_for(tx, job).await?;
-    }
-    Ok(())
-}
-
-/// The unexpired stored records among `scopes` (expired ones are deleted, so
-/// that their scope can be used again).
-pub async fn existing_scopes(
-    tx: &mut Transaction<'_, Sqlite>,
-    scopes: &[&str],
-    now: OffsetDateTime,
-) -> Result<Vec<IdempotencyRecord>, StoreError> {
-    let mut found = Vec::new();
-    for chunk in scopes.chunks(ROWS) {
-        let mut delete =
-            QueryBuilder::<Sqlite>::new("DELETE FROM idempotency WHERE expires_ms <= ");
-        delete.push_bind(millis(now)).push(" AND scope IN (");
-        let mut list = delete.separated(", ");
-        for scope in chunk {
-            list.push_bind(*scope);
-        }
-        delete.push(")");
-        delete.build().execute(&mut **tx).await.map_err(map_error)?;
-        let mut query = QueryBuilder::<Sqlite>::new("SELECT scope, request_hash, status, body, expires_ms FROM idempotency WHERE scope IN (");
-        let mut list = query.separated(", ");
-        for scope in chunk {
-            list.push_bind(*scope);
-        }
-        query.push(")");
-        for row in query
+        query
             .build()
-            .fetch_all(&mut **tx)
+            .persistent(lone)
+            .execute(&mut *conn)
             .await
-            .map_err(map_error)?
-        {
-            found.push(decode_idempotency(&row)?);
-        }
+            .map_err(map_error)?;
     }
-    Ok(found)
+    crate::deliveries::insert_for(conn, jobs).await
 }
 
 async fn find_idempotency(
-    tx: &mut Transaction<'_, Sqlite>,
+    conn: &mut SqliteConnection,
     scope: &str,
 ) -> Result<Option<IdempotencyRecord>, StoreError> {
     let row = sqlx::query(
         "SELECT scope, request_hash, status, body, expires_ms FROM idempotency WHERE scope = ?",
     )
     .bind(scope)
-    .fetch_optional(&mut **tx)
+    .fetch_optional(&mut *conn)
     .await
     .map_err(map_error)?;
     row.map(|row| decode_idempotency(&row)).transpose()
 }
 
-fn decode_idempotency(row: &SqliteRow) -> Result<IdempotencyRecord, StoreError> {
+pub(crate) fn decode_idempotency(row: &SqliteRow) -> Result<IdempotencyRecord, StoreError> {
     let expires: i64 = row.try_get("expires_ms").map_err(map_error)?;
     Ok(IdempotencyRecord {
         scope: row.try_get("scope").map_err(map_error)?,

@@ -1,6 +1,7 @@
 #![forbid(unsafe_code)]
 //! The embedded store: SQLite in WAL mode, migrated on open.
 
+mod batch;
 mod deliveries;
 mod directory;
 mod errors;
@@ -16,7 +17,7 @@ use intake_core::directory::{IndexedTrade, ValidTrade};
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
 use intake_core::keys::ApiKey;
 use intake_core::spam::history::{ContactHistory, HistoryQuery};
-use intake_core::store::{ImportSummary, Store, StoreCounts, StoreError};
+use intake_core::store::{EarlierOrHistory, ImportSummary, Store, StoreCounts, StoreError};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
@@ -32,7 +33,7 @@ pub use errors::map_error;
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     pool: SqlitePool,
-    writer: writer::JobWriter,
+    writer: intake_core::group_commit::JobQueue,
 }
 
 impl SqliteStore {
@@ -77,7 +78,9 @@ impl SqliteStore {
             .map_err(|error| {
                 StoreError::Other(format!("migrating the SQLite store failed: {error}"))
             })?;
-        let writer = writer::JobWriter::spawn(pool.clone());
+        let writer = intake_core::group_commit::JobQueue::spawn(writer::SqliteBatchWriter {
+            pool: pool.clone(),
+        });
         Ok(SqliteStore { pool, writer })
     }
 
@@ -183,6 +186,15 @@ impl Store for SqliteStore {
 
     async fn contact_history(&self, query: &HistoryQuery) -> Result<ContactHistory, StoreError> {
         history::contact_history(&self.pool, query).await
+    }
+
+    async fn earlier_answer_or_history(
+        &self,
+        scopes: &[String],
+        now: OffsetDateTime,
+        query: &HistoryQuery,
+    ) -> Result<EarlierOrHistory, StoreError> {
+        history::earlier_answer_or_history(&self.pool, scopes, now, query).await
     }
 
     async fn claim_deliveries(

@@ -1,100 +1,84 @@
-//! Group commit of jobs: one task writes every job, taking all that are
-//! waiting into one transaction (each in its own savepoint), so that many
-//! concurrent submissions share one fsync instead of queueing for the single
-//! SQLite writer lock one by one. A lone job is written at once, never held back.
+//! How a batch of group commit ([`intake_core::group_commit`]) is written on
+//! SQLite: in one IMMEDIATE transaction, so that concurrent submissions share
+//! one fsync instead of queueing for the single write lock one by one. The
+//! batch goes in a few statements ([`crate::batch`]); when that path
+//! declines, the jobs are written one by one, each in its own savepoint.
 
+use crate::batch::{self, Declined};
 use crate::errors::map_error;
 use crate::jobs::create_in;
+use async_trait::async_trait;
+use intake_core::group_commit::{BatchWrite, Outcomes};
 use intake_core::jobs::{CreateOutcome, NewJob};
 use intake_core::store::StoreError;
-use sqlx::{Connection, SqlitePool};
-use tokio::sync::{mpsc, oneshot};
+use sqlx::{Executor, SqliteConnection, SqlitePool};
 
-/// Most jobs committed together.
-const MAX_BATCH: usize = 128;
-
-type Reply = oneshot::Sender<Result<CreateOutcome, StoreError>>;
-
-/// The handle to the writer task.
-#[derive(Debug, Clone)]
-pub struct JobWriter {
-    queue: mpsc::Sender<(NewJob, Reply)>,
+/// Writes the batches of [`intake_core::group_commit::JobQueue`] on SQLite.
+pub struct SqliteBatchWriter {
+    pub pool: SqlitePool,
 }
 
-impl JobWriter {
-    /// Starts the writer task on `pool`.
-    pub fn spawn(pool: SqlitePool) -> Self {
-        let (queue, receiver) = mpsc::channel(4 * MAX_BATCH);
-        tokio::spawn(run(pool, receiver));
-        JobWriter { queue }
-    }
-
-    /// Writes `job` with whatever else is waiting; answers when it is durable.
-    pub async fn write(&self, job: NewJob) -> Result<CreateOutcome, StoreError> {
-        let (reply, answer) = oneshot::channel();
-        self.queue
-            .send((job, reply))
+#[async_trait]
+impl BatchWrite for SqliteBatchWriter {
+    async fn write_batch(&self, jobs: &[&NewJob]) -> Result<Outcomes, StoreError> {
+        let mut tx = self
+            .pool
+            .begin_with("BEGIN IMMEDIATE")
             .await
-            .map_err(|_| StoreError::Unavailable("the job writer has stopped".into()))?;
-        answer.await.map_err(|_| {
-            StoreError::Unavailable("the job writer stopped before answering".into())
-        })?
-    }
-}
-
-async fn run(pool: SqlitePool, mut receiver: mpsc::Receiver<(NewJob, Reply)>) {
-    let mut batch = Vec::with_capacity(MAX_BATCH);
-    while receiver.recv_many(&mut batch, MAX_BATCH).await > 0 {
-        write_batch(&pool, std::mem::take(&mut batch)).await;
-    }
-}
-
-async fn write_batch(pool: &SqlitePool, batch: Vec<(NewJob, Reply)>) {
-    let started = std::time::Instant::now();
-    let size = batch.len();
-    let mut tx = match pool.begin_with("BEGIN IMMEDIATE").await {
-        Ok(tx) => tx,
-        Err(error) => return fail_all(batch, &map_error(error)),
-    };
-    let mut outcomes = Vec::with_capacity(batch.len());
-    for (job, _) in &batch {
-        let outcome = match tx.begin().await {
-            Ok(mut savepoint) => match create_in(&mut savepoint, job).await {
-                Ok(CreateOutcome::Created) => savepoint
-                    .commit()
-                    .await
-                    .map(|()| CreateOutcome::Created)
-                    .map_err(map_error),
-                // A repeat or a failure undoes only its own savepoint.
-                other => {
-                    let _ = savepoint.rollback().await;
-                    other
+            .map_err(map_error)?;
+        let outcomes = match batch::write(&mut tx, jobs).await {
+            Ok(outcomes) => outcomes.into_iter().map(Ok).collect(),
+            // The database itself is in trouble (busy past the timeout, an
+            // I/O error): one by one would only fail again.
+            Err(Declined::Failed(error @ StoreError::Unavailable(_))) => return Err(error),
+            Err(declined) => {
+                if let Declined::Failed(error) = &declined {
+                    tracing::warn!(%error, jobs = jobs.len(), "a batch of jobs is written one by one after a failed statement");
                 }
-            },
-            Err(error) => Err(map_error(error)),
+                tx.rollback().await.map_err(map_error)?;
+                tx = self
+                    .pool
+                    .begin_with("BEGIN IMMEDIATE")
+                    .await
+                    .map_err(map_error)?;
+                write_each(&mut tx, jobs).await?
+            }
         };
-        outcomes.push(outcome);
-    }
-    if let Err(error) = tx.commit().await {
-        return fail_all(batch, &map_error(error));
-    }
-    tracing::debug!(
-        jobs = size,
-        micros = started.elapsed().as_micros() as u64,
-        "job batch committed"
-    );
-    for ((_, reply), outcome) in batch.into_iter().zip(outcomes) {
-        let _ = reply.send(outcome);
+        tx.commit().await.map_err(map_error)?;
+        Ok(outcomes)
     }
 }
 
-/// Nothing of the batch was written: every submitter is told so.
-fn fail_all(batch: Vec<(NewJob, Reply)>, error: &StoreError) {
-    tracing::error!(%error, jobs = batch.len(), "a batch of jobs could not be written");
-    for (_, reply) in batch {
-        let _ = reply.send(Err(match error {
-            StoreError::Unavailable(text) => StoreError::Unavailable(text.clone()),
-            other => StoreError::Unavailable(other.to_string()),
-        }));
+/// The careful path: each job in a savepoint of its own, so that a repeat
+/// or a failure undoes only that job. The outer `Err` means the transaction
+/// can no longer be trusted, so nothing of the batch counts as written.
+async fn write_each(conn: &mut SqliteConnection, jobs: &[&NewJob]) -> Result<Outcomes, StoreError> {
+    let mut outcomes = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        outcomes.push(write_one(conn, job).await?);
     }
+    Ok(outcomes)
+}
+
+/// Writes one job in its own savepoint.
+///
+/// The savepoint is managed by plain SQL, not by a nested sqlx transaction:
+/// sqlx's bookkeeping of nesting can go wrong when a savepoint fails to
+/// start, and then the batch's COMMIT is silently skipped while its jobs
+/// are reported written (seen on PostgreSQL; the same code served SQLite).
+async fn write_one(
+    conn: &mut SqliteConnection,
+    job: &NewJob,
+) -> Result<Result<CreateOutcome, StoreError>, StoreError> {
+    conn.execute("SAVEPOINT job").await.map_err(map_error)?;
+    let outcome = create_in(conn, job).await;
+    if !matches!(outcome, Ok(CreateOutcome::Created)) {
+        conn.execute("ROLLBACK TO SAVEPOINT job")
+            .await
+            .map_err(map_error)?;
+    }
+    conn.execute("RELEASE SAVEPOINT job")
+        .await
+        .map_err(map_error)?;
+    Ok(outcome)
 }

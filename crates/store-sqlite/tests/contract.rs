@@ -38,6 +38,14 @@ contract_tests!(
     a_gone_target_takes_no_more_leads_until_retried,
 );
 
+// Group commit (core::contract::group_commit).
+contract_tests!(
+    concurrent_jobs_with_their_own_scopes_are_all_written,
+    concurrent_jobs_sharing_a_scope_make_one_job,
+    a_job_meeting_a_held_scope_leaves_its_free_scopes_free,
+    a_batch_mixes_repeats_expired_scopes_and_new_jobs,
+);
+
 // Contact history for the spam screen (core::contract::history).
 contract_tests!(
     a_new_consumer_has_no_contact_history,

@@ -1,0 +1,142 @@
+//! The fast path of group commit on SQLite: a whole batch of jobs in a few
+//! statements, whatever its size, instead of seven or more a job. The batch
+//! transaction began IMMEDIATE, so it holds the database's one write lock
+//! from its first statement: what it reads of the idempotency records cannot
+//! change under it, and a check followed by an insert is safe.
+//!
+//! A job meeting an unexpired record of one of its scopes writes nothing, as
+//! in [`crate::jobs::create_in`], which stays the path for the batches this
+//! one declines (a scope shared by two jobs of the batch, a failed statement).
+
+use crate::jobs::{decode_idempotency, insert_jobs, millis};
+use intake_core::group_commit::scope_owners;
+use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
+use intake_core::store::StoreError;
+use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
+use std::collections::HashMap;
+use time::OffsetDateTime;
+
+/// Why the fast path did not write a batch.
+#[derive(Debug)]
+pub enum Declined {
+    /// Two jobs of the batch share a scope: roll back and write the jobs one
+    /// by one, so that the first wins and the second sees its record.
+    Slow,
+    /// A statement failed; the transaction must be rolled back.
+    Failed(StoreError),
+}
+
+impl From<StoreError> for Declined {
+    fn from(error: StoreError) -> Self {
+        Declined::Failed(error)
+    }
+}
+
+/// Scopes per statement: each is one bound value, far under SQLite's limit.
+const SCOPES: usize = 500;
+
+/// Writes `jobs` inside the caller's IMMEDIATE transaction; one outcome per job.
+pub async fn write(
+    conn: &mut SqliteConnection,
+    jobs: &[&NewJob],
+) -> Result<Vec<CreateOutcome>, Declined> {
+    let owner = scope_owners(jobs).ok_or(Declined::Slow)?;
+    let scopes: Vec<&str> = owner.keys().copied().collect();
+    let existing = unexpired(conn, &scopes, OffsetDateTime::now_utc()).await?;
+    let mut outcomes = Vec::with_capacity(jobs.len());
+    let mut winners = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        match job
+            .idempotency
+            .iter()
+            .find_map(|record| existing.get(&record.scope))
+        {
+            Some(record) => outcomes.push(CreateOutcome::Existing(record.clone())),
+            None => {
+                winners.push(*job);
+                outcomes.push(CreateOutcome::Created);
+            }
+        }
+    }
+    if !winners.is_empty() {
+        let records: Vec<&IdempotencyRecord> =
+            winners.iter().flat_map(|job| &job.idempotency).collect();
+        insert_records(conn, &records, winners.len() == 1).await?;
+        insert_jobs(conn, &winners).await?;
+    }
+    Ok(outcomes)
+}
+
+/// The unexpired records among `scopes`, by scope. Expired ones are deleted
+/// first, so that their scopes can be taken again.
+pub(crate) async fn unexpired(
+    conn: &mut SqliteConnection,
+    scopes: &[&str],
+    now: OffsetDateTime,
+) -> Result<HashMap<String, IdempotencyRecord>, StoreError> {
+    let mut found = HashMap::new();
+    for chunk in scopes.chunks(SCOPES) {
+        let lone = chunk.len() <= 2;
+        let mut delete =
+            QueryBuilder::<Sqlite>::new("DELETE FROM idempotency WHERE expires_ms <= ");
+        delete.push_bind(millis(now)).push(" AND scope IN (");
+        let mut list = delete.separated(", ");
+        for scope in chunk {
+            list.push_bind(*scope);
+        }
+        delete.push(")");
+        delete
+            .build()
+            .persistent(lone)
+            .execute(&mut *conn)
+            .await
+            .map_err(crate::errors::map_error)?;
+        let mut select = QueryBuilder::<Sqlite>::new(
+            "SELECT scope, request_hash, status, body, expires_ms FROM idempotency WHERE scope IN (",
+        );
+        let mut list = select.separated(", ");
+        for scope in chunk {
+            list.push_bind(*scope);
+        }
+        select.push(")");
+        for row in select
+            .build()
+            .persistent(lone)
+            .fetch_all(&mut *conn)
+            .await
+            .map_err(crate::errors::map_error)?
+        {
+            let record = decode_idempotency(&row)?;
+            found.insert(record.scope.clone(), record);
+        }
+    }
+    Ok(found)
+}
+
+/// Stores the records of the jobs being written, in one statement per
+/// hundred records (five bound values each).
+async fn insert_records(
+    conn: &mut SqliteConnection,
+    records: &[&IdempotencyRecord],
+    lone: bool,
+) -> Result<(), StoreError> {
+    for chunk in records.chunks(100) {
+        let mut insert = QueryBuilder::<Sqlite>::new(
+            "INSERT INTO idempotency (scope, request_hash, status, body, expires_ms) ",
+        );
+        insert.push_values(chunk, |mut row, record| {
+            row.push_bind(&record.scope)
+                .push_bind(&record.request_hash)
+                .push_bind(record.status)
+                .push_bind(&record.body)
+                .push_bind(millis(record.expires_at));
+        });
+        insert
+            .build()
+            .persistent(lone)
+            .execute(&mut *conn)
+            .await
+            .map_err(crate::errors::map_error)?;
+    }
+    Ok(())
+}
