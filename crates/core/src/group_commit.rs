@@ -68,6 +68,21 @@ impl JobQueue {
         JobQueue { queue }
     }
 
+    /// Starts the writer task on a thread of its own, with a runtime of its
+    /// own, so that each of its statements' round trips is answered at once
+    /// instead of waiting its turn among the requests' tasks: the writer is
+    /// the one place every job passes through one after the other.
+    pub fn spawn_on_own_thread(writer: impl BatchWrite) -> std::io::Result<Self> {
+        let (queue, receiver) = mpsc::channel(4 * MAX_BATCH);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        std::thread::Builder::new()
+            .name("intake-job-writer".into())
+            .spawn(move || runtime.block_on(run(Arc::new(writer), receiver)))?;
+        Ok(JobQueue { queue })
+    }
+
     /// Writes `job` with whatever else is waiting; answers when it is durable.
     pub async fn write(&self, job: NewJob) -> Result<CreateOutcome, StoreError> {
         let (reply, answer) = oneshot::channel();

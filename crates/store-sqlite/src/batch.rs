@@ -42,7 +42,13 @@ pub async fn write(
 ) -> Result<Vec<CreateOutcome>, Declined> {
     let owner = scope_owners(jobs).ok_or(Declined::Slow)?;
     let scopes: Vec<&str> = owner.keys().copied().collect();
-    let existing = unexpired(conn, &scopes, OffsetDateTime::now_utc()).await?;
+    // Expired records count as free: the new ones replace them (below).
+    let now = OffsetDateTime::now_utc();
+    let mut existing = HashMap::new();
+    for chunk in scopes.chunks(SCOPES) {
+        existing.extend(select(conn, chunk).await?);
+    }
+    existing.retain(|_, record| record.expires_at > now);
     let mut outcomes = Vec::with_capacity(jobs.len());
     let mut winners = Vec::with_capacity(jobs.len());
     for job in jobs {
@@ -91,30 +97,42 @@ pub(crate) async fn unexpired(
             .execute(&mut *conn)
             .await
             .map_err(crate::errors::map_error)?;
-        let mut select = QueryBuilder::<Sqlite>::new(
-            "SELECT scope, request_hash, status, body, expires_ms FROM idempotency WHERE scope IN (",
-        );
-        let mut list = select.separated(", ");
-        for scope in chunk {
-            list.push_bind(*scope);
-        }
-        select.push(")");
-        for row in select
-            .build()
-            .persistent(lone)
-            .fetch_all(&mut *conn)
-            .await
-            .map_err(crate::errors::map_error)?
-        {
-            let record = decode_idempotency(&row)?;
-            found.insert(record.scope.clone(), record);
-        }
+        found.extend(select(conn, chunk).await?);
     }
     Ok(found)
 }
 
+/// The stored records of `scopes`, expired or not, by scope.
+async fn select(
+    conn: &mut SqliteConnection,
+    scopes: &[&str],
+) -> Result<HashMap<String, IdempotencyRecord>, StoreError> {
+    let mut select = QueryBuilder::<Sqlite>::new(
+        "SELECT scope, request_hash, status, body, expires_ms FROM idempotency WHERE scope IN (",
+    );
+    let mut list = select.separated(", ");
+    for scope in scopes {
+        list.push_bind(*scope);
+    }
+    select.push(")");
+    let rows = select
+        .build()
+        .persistent(scopes.len() <= 2)
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(crate::errors::map_error)?;
+    rows.iter()
+        .map(|row| {
+            let record = decode_idempotency(row)?;
+            Ok((record.scope.clone(), record))
+        })
+        .collect()
+}
+
 /// Stores the records of the jobs being written, in one statement per
-/// hundred records (five bound values each).
+/// hundred records (five bound values each). A scope can only be taken
+/// here when it is free or its record expired: an expired record is
+/// replaced.
 async fn insert_records(
     conn: &mut SqliteConnection,
     records: &[&IdempotencyRecord],
@@ -131,6 +149,10 @@ async fn insert_records(
                 .push_bind(&record.body)
                 .push_bind(millis(record.expires_at));
         });
+        insert.push(
+            " ON CONFLICT (scope) DO UPDATE SET request_hash = excluded.request_hash, \
+             status = excluded.status, body = excluded.body, expires_ms = excluded.expires_ms",
+        );
         insert
             .build()
             .persistent(lone)

@@ -24,6 +24,7 @@ use sqlx::sqlite::{
 use sqlx::{ConnectOptions, Connection};
 use std::collections::HashMap;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 use time::OffsetDateTime;
 
@@ -34,6 +35,7 @@ pub use errors::map_error;
 pub struct SqliteStore {
     pool: SqlitePool,
     writer: intake_core::group_commit::JobQueue,
+    writer_connection: Arc<tokio::sync::Mutex<Option<sqlx::SqliteConnection>>>,
 }
 
 impl SqliteStore {
@@ -69,7 +71,7 @@ impl SqliteStore {
             .acquire_timeout(Duration::from_secs(5))
             .idle_timeout(None)
             .max_lifetime(None)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await
             .map_err(map_error)?;
         sqlx::migrate!("./migrations")
@@ -78,14 +80,25 @@ impl SqliteStore {
             .map_err(|error| {
                 StoreError::Other(format!("migrating the SQLite store failed: {error}"))
             })?;
-        let writer = intake_core::group_commit::JobQueue::spawn(writer::SqliteBatchWriter {
-            pool: pool.clone(),
-        });
-        Ok(SqliteStore { pool, writer })
+        // The writer's own connection keeps a larger page cache: the index
+        // pages every job touches stay in it from one batch to the next.
+        let writer_options = (!in_memory).then(|| options.pragma("cache_size", "-16384"));
+        let batch_writer = writer::SqliteBatchWriter::new(writer_options, pool.clone());
+        let writer_connection = batch_writer.connection();
+        let writer = intake_core::group_commit::JobQueue::spawn_on_own_thread(batch_writer)
+            .map_err(|error| StoreError::Other(format!("starting the job writer: {error}")))?;
+        Ok(SqliteStore {
+            pool,
+            writer,
+            writer_connection,
+        })
     }
 
     /// Closes every connection, checkpointing the WAL.
     pub async fn close(&self) {
+        if let Some(conn) = self.writer_connection.lock().await.take() {
+            let _ = conn.close().await;
+        }
         self.pool.close().await;
     }
 }

@@ -11,42 +11,92 @@ use async_trait::async_trait;
 use intake_core::group_commit::{BatchWrite, Outcomes};
 use intake_core::jobs::{CreateOutcome, NewJob};
 use intake_core::store::StoreError;
-use sqlx::{Executor, SqliteConnection, SqlitePool};
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{ConnectOptions, Connection, Executor, SqliteConnection, SqlitePool};
+use std::sync::Arc;
+use tokio::sync::Mutex;
 
 /// Writes the batches of [`intake_core::group_commit::JobQueue`] on SQLite.
 pub struct SqliteBatchWriter {
-    pub pool: SqlitePool,
+    /// How to open the writer's own connection; `None` for an in-memory
+    /// database, which exists once per connection: its one pooled
+    /// connection is used instead.
+    options: Option<SqliteConnectOptions>,
+    pool: SqlitePool,
+    /// The writer's own connection, outside the pool: a batch never waits
+    /// for a connection behind the requests' reads, and its page cache
+    /// stays warm because no other connection writes in between (SQLite
+    /// drops a connection's cache whenever another one has written). Opened
+    /// on first use and again after a failure that may have broken it.
+    own: Arc<Mutex<Option<SqliteConnection>>>,
+}
+
+impl SqliteBatchWriter {
+    pub fn new(options: Option<SqliteConnectOptions>, pool: SqlitePool) -> Self {
+        SqliteBatchWriter {
+            options,
+            pool,
+            own: Arc::default(),
+        }
+    }
+
+    /// A handle to the writer's own connection, so that the store can close it.
+    pub fn connection(&self) -> Arc<Mutex<Option<SqliteConnection>>> {
+        self.own.clone()
+    }
 }
 
 #[async_trait]
 impl BatchWrite for SqliteBatchWriter {
     async fn write_batch(&self, jobs: &[&NewJob]) -> Result<Outcomes, StoreError> {
-        let mut tx = self
-            .pool
-            .begin_with("BEGIN IMMEDIATE")
-            .await
-            .map_err(map_error)?;
-        let outcomes = match batch::write(&mut tx, jobs).await {
-            Ok(outcomes) => outcomes.into_iter().map(Ok).collect(),
-            // The database itself is in trouble (busy past the timeout, an
-            // I/O error): one by one would only fail again.
-            Err(Declined::Failed(error @ StoreError::Unavailable(_))) => return Err(error),
-            Err(declined) => {
-                if let Declined::Failed(error) = &declined {
-                    tracing::warn!(%error, jobs = jobs.len(), "a batch of jobs is written one by one after a failed statement");
-                }
-                tx.rollback().await.map_err(map_error)?;
-                tx = self
-                    .pool
-                    .begin_with("BEGIN IMMEDIATE")
-                    .await
-                    .map_err(map_error)?;
-                write_each(&mut tx, jobs).await?
-            }
+        let Some(options) = &self.options else {
+            let mut conn = self.pool.acquire().await.map_err(map_error)?;
+            return write_in_transaction(&mut conn, jobs).await;
         };
-        tx.commit().await.map_err(map_error)?;
-        Ok(outcomes)
+        let mut own = self.own.lock().await;
+        let conn = match &mut *own {
+            Some(conn) => conn,
+            empty => empty.insert(options.connect().await.map_err(map_error)?),
+        };
+        let written = write_in_transaction(conn, jobs).await;
+        if matches!(written, Err(StoreError::Unavailable(_))) {
+            // Open a fresh connection for the next batch.
+            if let Some(conn) = own.take() {
+                let _ = conn.close().await;
+            }
+        }
+        written
     }
+}
+
+/// Writes `jobs` in one IMMEDIATE transaction on `conn`.
+async fn write_in_transaction(
+    conn: &mut SqliteConnection,
+    jobs: &[&NewJob],
+) -> Result<Outcomes, StoreError> {
+    let mut tx = conn
+        .begin_with("BEGIN IMMEDIATE")
+        .await
+        .map_err(map_error)?;
+    let outcomes = match batch::write(&mut tx, jobs).await {
+        Ok(outcomes) => outcomes.into_iter().map(Ok).collect(),
+        // The database itself is in trouble (busy past the timeout, an
+        // I/O error): one by one would only fail again.
+        Err(Declined::Failed(error @ StoreError::Unavailable(_))) => return Err(error),
+        Err(declined) => {
+            if let Declined::Failed(error) = &declined {
+                tracing::warn!(%error, jobs = jobs.len(), "a batch of jobs is written one by one after a failed statement");
+            }
+            tx.rollback().await.map_err(map_error)?;
+            tx = conn
+                .begin_with("BEGIN IMMEDIATE")
+                .await
+                .map_err(map_error)?;
+            write_each(&mut tx, jobs).await?
+        }
+    };
+    tx.commit().await.map_err(map_error)?;
+    Ok(outcomes)
 }
 
 /// The careful path: each job in a savepoint of its own, so that a repeat
