@@ -99,6 +99,10 @@ pub struct Delivery {
     pub next_attempt_at: OffsetDateTime,
     /// When the row was written (the job's creation).
     pub created_at: OffsetDateTime,
+    /// Where its retry window began: its creation, or the operator's last
+    /// `intake leads retry` of it, which gives a dead or gone lead a whole
+    /// window again.
+    pub window_from: OffsetDateTime,
     /// What went wrong last, for operators (never shown to affiliates).
     pub last_error: Option<String>,
     /// When the channel accepted the lead.

@@ -9,7 +9,9 @@ use sqlx::{PgPool, Postgres, QueryBuilder, Row};
 use std::time::Duration;
 use time::OffsetDateTime;
 
-const COLUMNS: &str = "id, job_id, company_id, channel, target, state, attempts, next_attempt_at, created_at, last_error, delivered_at";
+const COLUMNS: &str =
+    "id, job_id, company_id, channel, target, state, attempts, next_attempt_at, created_at, \
+                       COALESCE(window_from, created_at) AS window_from, last_error, delivered_at";
 
 /// One statement: pending rows to a gone target are marked gone, and up to
 /// `$3` other due rows are leased (attempts + 1, next attempt at the lease's
@@ -171,6 +173,8 @@ pub async fn retry(
     query
         .push(" FOR UPDATE), retried AS (UPDATE deliveries d SET state = 'pending', next_attempt_at = ")
         .push_bind(now)
+        .push(", window_from = ")
+        .push_bind(now)
         .push(", updated_at = ")
         .push_bind(now)
         .push(
@@ -201,6 +205,7 @@ fn decode(row: &PgRow) -> Result<Delivery, StoreError> {
         attempts: row.try_get::<i32, _>("attempts").map_err(map_error)? as u32,
         next_attempt_at: row.try_get("next_attempt_at").map_err(map_error)?,
         created_at: row.try_get("created_at").map_err(map_error)?,
+        window_from: row.try_get("window_from").map_err(map_error)?,
         last_error: row.try_get("last_error").map_err(map_error)?,
         delivered_at: row.try_get("delivered_at").map_err(map_error)?,
     })

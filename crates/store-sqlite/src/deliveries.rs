@@ -13,7 +13,7 @@ use std::time::Duration;
 use time::OffsetDateTime;
 
 const COLUMNS: &str = "id, job_id, company_id, channel, target, state, attempts, next_attempt_ms, \
-                       created_ms, last_error, delivered_ms";
+                       created_ms, COALESCE(window_from_ms, created_ms) AS window_from_ms, last_error, delivered_ms";
 
 fn millis(at: OffsetDateTime) -> i64 {
     (at.unix_timestamp_nanos() / 1_000_000) as i64
@@ -250,6 +250,8 @@ pub async fn retry(
         QueryBuilder::<Sqlite>::new("UPDATE deliveries SET state = 'pending', next_attempt_ms = ");
     revive
         .push_bind(now_ms)
+        .push(", window_from_ms = ")
+        .push_bind(now_ms)
         .push(", updated_ms = ")
         .push_bind(now_ms);
     push_filter(&mut revive, filter);
@@ -304,6 +306,7 @@ fn decode(row: &SqliteRow) -> Result<Delivery, StoreError> {
         attempts: row.try_get::<i64, _>("attempts").map_err(map_error)? as u32,
         next_attempt_at: from_millis(row.try_get("next_attempt_ms").map_err(map_error)?)?,
         created_at: from_millis(row.try_get("created_ms").map_err(map_error)?)?,
+        window_from: from_millis(row.try_get("window_from_ms").map_err(map_error)?)?,
         last_error: row.try_get("last_error").map_err(map_error)?,
         delivered_at: row
             .try_get::<Option<i64>, _>("delivered_ms")

@@ -36,6 +36,7 @@ contract_tests!(
     concurrent_claims_never_share_a_delivery,
     outcomes_apply_only_to_the_current_attempt,
     a_gone_target_takes_no_more_leads_until_retried,
+    a_retried_lead_gets_a_new_retry_window,
 );
 
 // Group commit (core::contract::group_commit).

@@ -351,3 +351,54 @@ pub async fn a_gone_target_takes_no_more_leads_until_retried(store: &dyn Store) 
         "only dead and gone deliveries are retried"
     );
 }
+
+/// A delivery's retry window runs from its creation; an operator's retry of
+/// a dead lead starts it again from the retry, and only for that lead.
+pub async fn a_retried_lead_gets_a_new_retry_window(store: &dyn Store) {
+    directory(store).await;
+    let created = job("job-1", Environment::Production);
+    store.create_job(&created).await.unwrap();
+    let now = OffsetDateTime::now_utc();
+    let claimed = store.claim_deliveries(now, LEASE, 100).await.unwrap();
+    assert!(claimed.len() >= 2);
+    assert!(claimed.iter().all(|d| d.window_from == created.received_at));
+    let dead = &claimed[0];
+    let other = &claimed[1];
+    let outcome = Outcome::Dead {
+        error: "HTTP 500 for a day".to_owned(),
+    };
+    assert!(store
+        .finish_delivery(&dead.id, dead.attempts, &outcome, now)
+        .await
+        .unwrap());
+
+    // Whole milliseconds: both backends keep times to the millisecond or finer.
+    let retried_at = (now + Duration::from_secs(3600))
+        .replace_nanosecond(0)
+        .unwrap();
+    let revived = store
+        .retry_deliveries(
+            &DeliveryFilter {
+                ids: vec![dead.id.clone()],
+                ..all()
+            },
+            retried_at,
+        )
+        .await
+        .unwrap();
+    assert_eq!(revived, 1);
+    let listed = store.deliveries(&all()).await.unwrap();
+    let find = |id: &str| listed.iter().find(|d| d.id == id).unwrap();
+    assert_eq!(find(&dead.id).window_from, retried_at);
+    assert_eq!(find(&dead.id).created_at, created.received_at);
+    assert_eq!(find(&other.id).window_from, created.received_at);
+    let again = store
+        .claim_deliveries(retried_at, LEASE, 100)
+        .await
+        .unwrap();
+    let revived = again
+        .iter()
+        .find(|d| d.id == dead.id)
+        .expect("claimed again");
+    assert_eq!(revived.window_from, retried_at);
+}

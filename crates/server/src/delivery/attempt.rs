@@ -29,7 +29,7 @@ impl Attempt {
             Attempt::Failed(error) => {
                 let next = schedule.next_attempt(
                     delivery.attempts,
-                    delivery.created_at,
+                    delivery.window_from,
                     now,
                     &mut rand::thread_rng(),
                 );
@@ -59,6 +59,7 @@ mod tests {
             attempts: 1,
             next_attempt_at: created_at,
             created_at,
+            window_from: created_at,
             last_error: None,
             delivered_at: None,
         }
@@ -78,6 +79,13 @@ mod tests {
                 error: "500".into()
             }
         );
+        // An operator's retry gives the old lead a whole window again.
+        let retried = Delivery {
+            window_from: now,
+            ..old.clone()
+        };
+        let again = Attempt::Failed("500".into()).outcome(&retried, &schedule, now);
+        assert!(matches!(again, Outcome::Retry { at, .. } if at > now));
         assert_eq!(
             Attempt::Gone("410".into()).outcome(&old, &schedule, now),
             Outcome::Gone {
