@@ -4,9 +4,10 @@
 //! from its first statement: what it reads of the idempotency records cannot
 //! change under it, and a check followed by an insert is safe.
 //!
-//! A job meeting an unexpired record of one of its scopes writes nothing, as
-//! in [`crate::jobs::create_in`], which stays the path for the batches this
-//! one declines (a scope shared by two jobs of the batch, a failed statement).
+//! A job meeting an unexpired record of one of its scopes writes nothing. The
+//! batches this path declines (a scope shared by two jobs of the batch, a
+//! failed statement) are written again through it one job at a time, each
+//! in a savepoint ([`crate::writer`]).
 
 use crate::jobs::{decode_idempotency, insert_jobs, millis};
 use intake_core::group_commit::scope_owners;
@@ -71,35 +72,6 @@ pub async fn write(
         insert_jobs(conn, &winners).await?;
     }
     Ok(outcomes)
-}
-
-/// The unexpired records among `scopes`, by scope. Expired ones are deleted
-/// first, so that their scopes can be taken again.
-pub(crate) async fn unexpired(
-    conn: &mut SqliteConnection,
-    scopes: &[&str],
-    now: OffsetDateTime,
-) -> Result<HashMap<String, IdempotencyRecord>, StoreError> {
-    let mut found = HashMap::new();
-    for chunk in scopes.chunks(SCOPES) {
-        let lone = chunk.len() <= 2;
-        let mut delete =
-            QueryBuilder::<Sqlite>::new("DELETE FROM idempotency WHERE expires_ms <= ");
-        delete.push_bind(millis(now)).push(" AND scope IN (");
-        let mut list = delete.separated(", ");
-        for scope in chunk {
-            list.push_bind(*scope);
-        }
-        delete.push(")");
-        delete
-            .build()
-            .persistent(lone)
-            .execute(&mut *conn)
-            .await
-            .map_err(crate::errors::map_error)?;
-        found.extend(select(conn, chunk).await?);
-    }
-    Ok(found)
 }
 
 /// The stored records of `scopes`, expired or not, by scope.

@@ -4,8 +4,8 @@ use crate::errors::map_error;
 use intake_api::PreferredStartId;
 use intake_core::email::Email;
 use intake_core::jobs::{
-    CreateOutcome, CreationSource, IdempotencyRecord, JobImage, NewJob, Phone, StoredJob,
-    StoredRecipient, ValidAddress, ValidPreferredStart, ValidatedJob,
+    CreationSource, IdempotencyRecord, JobImage, NewJob, Phone, StoredJob, StoredRecipient,
+    ValidAddress, ValidPreferredStart, ValidatedJob,
 };
 use intake_core::postcode::Postcode;
 use intake_core::store::{StoreCounts, StoreError};
@@ -23,45 +23,6 @@ pub(crate) fn millis(at: OffsetDateTime) -> i64 {
 
 fn other(what: &str) -> StoreError {
     StoreError::Other(format!("a stored job has a bad {what}"))
-}
-
-/// Writes one job on `conn`, inside a savepoint of the writer's batch
-/// transaction (the careful path of [`crate::writer`]).
-pub async fn create_in(
-    conn: &mut SqliteConnection,
-    job: &NewJob,
-) -> Result<CreateOutcome, StoreError> {
-    let scopes: Vec<&str> = job.idempotency.iter().map(|r| r.scope.as_str()).collect();
-    let mut existing = crate::batch::unexpired(conn, &scopes, OffsetDateTime::now_utc()).await?;
-    if let Some(record) = scopes.iter().find_map(|scope| existing.remove(*scope)) {
-        return Ok(CreateOutcome::Existing(record));
-    }
-    for record in &job.idempotency {
-        let inserted = sqlx::query(
-            "INSERT INTO idempotency (scope, request_hash, status, body, expires_ms) VALUES (?, ?, ?, ?, ?) \
-             ON CONFLICT (scope) DO NOTHING",
-        )
-        .bind(&record.scope)
-        .bind(&record.request_hash)
-        .bind(record.status)
-        .bind(&record.body)
-        .bind(millis(record.expires_at))
-        .execute(&mut *conn)
-        .await
-        .map_err(map_error)?;
-        if inserted.rows_affected() == 0 {
-            let existing = find_idempotency(conn, &record.scope).await?;
-            return existing
-                .map(CreateOutcome::Existing)
-                .ok_or_else(|| StoreError::Other("idempotency record vanished".into()));
-        }
-    }
-    insert_job(conn, job).await?;
-    Ok(CreateOutcome::Created)
-}
-
-async fn insert_job(conn: &mut SqliteConnection, job: &NewJob) -> Result<(), StoreError> {
-    insert_jobs(conn, &[job]).await
 }
 
 /// Rows per multi-row INSERT, well under SQLite's 32,766 bound values.
@@ -184,20 +145,6 @@ pub async fn insert_jobs(conn: &mut SqliteConnection, jobs: &[&NewJob]) -> Resul
             .map_err(map_error)?;
     }
     crate::deliveries::insert_for(conn, jobs).await
-}
-
-async fn find_idempotency(
-    conn: &mut SqliteConnection,
-    scope: &str,
-) -> Result<Option<IdempotencyRecord>, StoreError> {
-    let row = sqlx::query(
-        "SELECT scope, request_hash, status, body, expires_ms FROM idempotency WHERE scope = ?",
-    )
-    .bind(scope)
-    .fetch_optional(&mut *conn)
-    .await
-    .map_err(map_error)?;
-    row.map(|row| decode_idempotency(&row)).transpose()
 }
 
 pub(crate) fn decode_idempotency(row: &SqliteRow) -> Result<IdempotencyRecord, StoreError> {

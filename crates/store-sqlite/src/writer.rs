@@ -6,7 +6,6 @@
 
 use crate::batch::{self, Declined};
 use crate::errors::map_error;
-use crate::jobs::create_in;
 use async_trait::async_trait;
 use intake_core::group_commit::{BatchWrite, Outcomes};
 use intake_core::jobs::{CreateOutcome, NewJob};
@@ -121,7 +120,17 @@ async fn write_one(
     job: &NewJob,
 ) -> Result<Result<CreateOutcome, StoreError>, StoreError> {
     conn.execute("SAVEPOINT job").await.map_err(map_error)?;
-    let outcome = create_in(conn, job).await;
+    // One job alone never shares a scope with another of its batch, so the
+    // fast path takes it: `Slow` cannot come back here.
+    let outcome = match batch::write(conn, &[job]).await {
+        Ok(mut outcomes) => outcomes
+            .pop()
+            .ok_or_else(|| StoreError::Other("no outcome for a lone job".into())),
+        Err(Declined::Failed(error)) => Err(error),
+        Err(Declined::Slow) => Err(StoreError::Other(
+            "a lone job was declined by the batch path".into(),
+        )),
+    };
     if !matches!(outcome, Ok(CreateOutcome::Created)) {
         conn.execute("ROLLBACK TO SAVEPOINT job")
             .await
