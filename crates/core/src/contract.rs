@@ -121,7 +121,7 @@ pub async fn a_store_answers_a_ping(store: &dyn Store) {
 
 /// A small valid trade for directory tests.
 pub(crate) fn trade(company_id: u64, name: &str, reviews: usize) -> crate::directory::ValidTrade {
-    use intake_api::trades::{Image, Review, ReviewBreakdown};
+    use crate::directory::record::{FourScores, ImageKind, ImageRecord, ReviewRecord};
     let record = crate::directory::TradeRecord {
         company_id,
         company_name: name.to_owned(),
@@ -138,30 +138,57 @@ pub(crate) fn trade(company_id: u64, name: &str, reviews: usize) -> crate::direc
             email: None,
         },
         reviews: (0..reviews)
-            .map(|n| Review {
+            .map(|n| ReviewRecord {
                 id: format!("r{n}"),
-                title: "Great job".to_owned(),
-                review: "Fixed the leak quickly.".to_owned(),
+                title: Some("Great job".to_owned()),
+                body: Some("Fixed the leak quickly.".to_owned()),
                 score: 9.0 + (n % 2) as f64,
-                breakdown: ReviewBreakdown {
+                breakdowns: Vec::new(),
+                breakdown: Some(FourScores {
                     reliability: 9,
                     tidiness: 10,
                     courtesy: 10,
                     workmanship: 9,
-                },
-                postcode_district: "SW1A".to_owned(),
+                }),
+                location: None,
+                postcode_district: Some("SW1A".to_owned()),
                 verified: n % 2 == 0,
                 created_at: format!("2026-0{}-01T10:00:00Z", 1 + n % 9),
+                trade_response: (n == 0).then(|| "Thank you!".to_owned()),
             })
             .collect(),
-        images: vec![Image {
-            id: "img-1".to_owned(),
-            url: "https://example.com/1.jpg".to_owned(),
-            thumbnail_url: "https://example.com/1_thumb.jpg".to_owned(),
-            caption: None,
-            width: 1600,
-            height: 1200,
-        }],
+        images: vec![
+            ImageRecord {
+                id: "img-1".to_owned(),
+                album_id: None,
+                kind: ImageKind::Photo,
+                url: Some("https://example.com/1.jpg".to_owned()),
+                thumbnail_url: Some("https://example.com/1_thumb.jpg".to_owned()),
+                url_template: Some("https://example.com/1_{width}.jpg".to_owned()),
+                description: Some("A new boiler".to_owned()),
+                label: Some("After".to_owned()),
+                title: None,
+                date: Some("2026-02-03".to_owned()),
+                you_tube_id: None,
+                width: Some(1600),
+                height: Some(1200),
+            },
+            ImageRecord {
+                id: "video-1".to_owned(),
+                album_id: Some("videos".to_owned()),
+                kind: ImageKind::Youtube,
+                url: None,
+                thumbnail_url: None,
+                url_template: None,
+                description: None,
+                label: None,
+                title: Some("Start to finish".to_owned()),
+                date: None,
+                you_tube_id: Some("dQw4w9WgXcQ".to_owned()),
+                width: None,
+                height: None,
+            },
+        ],
     };
     record
         .validate(
@@ -212,6 +239,96 @@ pub async fn imported_trades_are_indexed_and_replaced_whole(store: &dyn Store) {
         (Some("Seven Plumbing & Gas"), Some(1))
     );
     assert!(store.directory_version().await.unwrap() > after_first);
+}
+
+/// A trade reads back exactly as validated at import, with every member the
+/// search answer is made from (reviews oldest first, images in order), and
+/// its stored card is the card of what reads back.
+pub async fn stored_trades_read_back_as_imported(store: &dyn Store) {
+    let trades = [trade(7, "Seven Plumbing", 4), trade(3, "Three Heating", 0)];
+    store.import_trades(&trades).await.unwrap();
+    let records = store.trade_records(&[3, 99, 7]).await.unwrap();
+    assert_eq!(
+        records,
+        vec![trades[1].record.clone(), trades[0].record.clone()],
+        "in the order asked, unknown skipped"
+    );
+    let review = &records[1].reviews[0];
+    assert_eq!(review.location.as_deref(), Some("SW1A"));
+    assert_eq!(review.trade_response.as_deref(), Some("Thank you!"));
+    assert_eq!(review.breakdowns.len(), 4);
+    assert_eq!(
+        records[1].images[1].you_tube_id.as_deref(),
+        Some("dQw4w9WgXcQ")
+    );
+    for record in &records {
+        assert_eq!(
+            store.trade_cards(&[record.company_id]).await.unwrap(),
+            [crate::directory::rows::card_json(record)]
+        );
+    }
+}
+
+/// A trade as a store held it before migration 0009 (the search answer as
+/// the specification's tables), in SQL both backends take: written by a test
+/// after migrating a fresh database up to 0008, then carried forward by the
+/// store's own open (see [`a_directory_from_before_0009_is_carried_forward`]).
+pub const DIRECTORY_BEFORE_0009: &str = "\
+INSERT INTO trades (company_id, company_name, logo_url, active, base_postcode, base_easting, base_northing, \
+    radius_miles, districts, categories, webhook_url, email, review_score, total_reviews, card_json, updated_at) \
+VALUES (42, 'Hudson Heating', NULL, TRUE, 'SW1A 1AA', 529090, 179645, 10, '', '10 1335', NULL, \
+    'leads@hudson.example.com', 9, 1, '{\"companyId\":42,\"logoUrl\":null,\"reviewsSummary\":null}', \
+    '2026-01-01T00:00:00Z');
+INSERT INTO trade_reviews (company_id, review_id, title, review, score, reliability, tidiness, courtesy, \
+    workmanship, postcode_district, verified, created_at) \
+VALUES (42, 'r1', 'New boiler', 'Fitted in a day.', 9, 8, 9, 10, 9, 'BR1', TRUE, '2026-03-14T09:30:00Z');
+INSERT INTO trade_images (company_id, image_id, position, url, thumbnail_url, caption, width, height) \
+VALUES (42, 'img-1', 0, 'https://img.example.com/1.jpg', 'https://img.example.com/1_t.jpg', 'Finished', 1600, 1200);
+";
+
+/// After [`DIRECTORY_BEFORE_0009`] and the store's open: the rows are in the
+/// new form and the stored card was rebuilt in the specification's shape.
+pub async fn a_directory_from_before_0009_is_carried_forward(store: &dyn Store) {
+    use crate::directory::record::{BreakdownRecord, ImageKind};
+    let records = store.trade_records(&[42]).await.unwrap();
+    let review = &records[0].reviews[0];
+    assert_eq!(
+        (
+            review.title.as_deref(),
+            review.body.as_deref(),
+            review.location.as_deref()
+        ),
+        (Some("New boiler"), Some("Fitted in a day."), Some("BR1"))
+    );
+    let four: Vec<BreakdownRecord> = [
+        ("Reliability", 8.0),
+        ("Tidiness", 9.0),
+        ("Courtesy", 10.0),
+        ("Workmanship", 9.0),
+    ]
+    .into_iter()
+    .map(|(label, value)| BreakdownRecord {
+        label: label.to_owned(),
+        value,
+    })
+    .collect();
+    assert_eq!(review.breakdowns, four);
+    let image = &records[0].images[0];
+    assert_eq!(
+        (
+            image.album_id.as_deref(),
+            image.kind,
+            image.description.as_deref(),
+            image.width
+        ),
+        (Some("work"), ImageKind::Photo, Some("Finished"), Some(1600))
+    );
+    let card = store.trade_cards(&[42]).await.unwrap();
+    assert_eq!(card, [crate::directory::rows::card_json(&records[0])]);
+    let card: serde_json::Value = serde_json::from_str(&card[0]).unwrap();
+    assert_eq!(card["logoUrl"], intake_api::trades::PLACEHOLDER_LOGO_URL);
+    assert_eq!(card["reviewsSummary"], "Rated 9 out of 10 from 1 review");
+    assert_eq!(card["recentReviews"][0]["reviewedDate"], "2026-03-14");
 }
 
 /// An import that fails part-way writes nothing at all.

@@ -6,6 +6,7 @@ pub mod index;
 pub mod loaded;
 pub mod matching;
 pub mod record;
+pub mod rows;
 pub mod summary;
 
 #[cfg(test)]

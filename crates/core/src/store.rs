@@ -2,7 +2,7 @@
 //! SQL and transactions; methods are whole operations, never CRUD pieces.
 
 use crate::delivery::{Delivery, DeliveryFilter, Outcome};
-use crate::directory::{IndexedTrade, ValidTrade};
+use crate::directory::{IndexedTrade, TradeRecord, ValidTrade};
 use crate::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
 use crate::keys::ApiKey;
 use crate::spam::history::{ContactHistory, HistoryQuery};
@@ -66,6 +66,11 @@ pub trait Store: Send + Sync + 'static {
     /// The search cards (JSON of `intake_api::trades::TradeItem`) of these
     /// trades, in the order asked; unknown ids are skipped.
     async fn trade_cards(&self, company_ids: &[u64]) -> Result<Vec<String>, StoreError>;
+
+    /// The stored records of these trades (as validated at import; reviews
+    /// oldest first, images in their order), in the order asked; unknown ids
+    /// are skipped.
+    async fn trade_records(&self, company_ids: &[u64]) -> Result<Vec<TradeRecord>, StoreError>;
 
     /// A number that changes whenever trades or categories change, so that
     /// every process can tell when to reload its index.

@@ -53,6 +53,14 @@ impl Application {
         }
     }
 
+    /// Wraps the whole router, outside every layer of the service: an
+    /// embedder's own middleware (the HTTP suite checks every answer against
+    /// the specification's schemas this way).
+    pub fn map_router(mut self, wrap: impl FnOnce(Router) -> Router) -> Self {
+        self.router = wrap(self.router);
+        self
+    }
+
     /// The address the server listens on.
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
         self.listener.local_addr()

@@ -1,7 +1,8 @@
 //! SQL of the trade directory and the category tree.
 
 use crate::errors::map_error;
-use intake_core::directory::{IndexedTrade, ValidTrade};
+use intake_core::directory::record::DEFAULT_ALBUM;
+use intake_core::directory::{rows, IndexedTrade, TradeRecord, ValidTrade};
 use intake_core::geography::Point;
 use intake_core::store::{ImportSummary, StoreError};
 use sqlx::postgres::PgRow;
@@ -109,22 +110,20 @@ async fn insert_reviews(
         .collect();
     for part in rows.chunks(CHUNK) {
         let mut query = QueryBuilder::<Postgres>::new(
-            "INSERT INTO trade_reviews (company_id, review_id, title, review, score, reliability, tidiness, courtesy, \
-             workmanship, postcode_district, verified, created_at) ",
+            "INSERT INTO trade_reviews (company_id, review_id, title, body, score, breakdowns, location, verified, \
+             created_at, trade_response) ",
         );
         query.push_values(part, |mut row, (company_id, review)| {
             row.push_bind(*company_id as i64)
                 .push_bind(review.id.clone())
                 .push_bind(review.title.clone())
-                .push_bind(review.review.clone())
+                .push_bind(review.body.clone())
                 .push_bind(review.score)
-                .push_bind(i32::from(review.breakdown.reliability))
-                .push_bind(i32::from(review.breakdown.tidiness))
-                .push_bind(i32::from(review.breakdown.courtesy))
-                .push_bind(i32::from(review.breakdown.workmanship))
-                .push_bind(review.postcode_district.clone())
+                .push_bind(rows::breakdowns_json(review))
+                .push_bind(review.location.clone())
                 .push_bind(review.verified)
-                .push_bind(review.created_at.clone());
+                .push_bind(review.created_at.clone())
+                .push_bind(review.trade_response.clone());
         });
         query.build().execute(&mut **tx).await.map_err(map_error)?;
     }
@@ -147,17 +146,30 @@ async fn insert_images(
         .collect();
     for part in rows.chunks(CHUNK) {
         let mut query = QueryBuilder::<Postgres>::new(
-            "INSERT INTO trade_images (company_id, image_id, position, url, thumbnail_url, caption, width, height) ",
+            "INSERT INTO trade_images (company_id, image_id, position, album_id, kind, url, thumbnail_url, url_template, \
+             description, label, title, taken_on, youtube_id, width, height) ",
         );
         query.push_values(part, |mut row, (company_id, position, image)| {
             row.push_bind(*company_id as i64)
                 .push_bind(image.id.clone())
                 .push_bind(*position as i32)
+                .push_bind(
+                    image
+                        .album_id
+                        .clone()
+                        .unwrap_or_else(|| DEFAULT_ALBUM.to_owned()),
+                )
+                .push_bind(image.kind.as_str())
                 .push_bind(image.url.clone())
                 .push_bind(image.thumbnail_url.clone())
-                .push_bind(image.caption.clone())
-                .push_bind(image.width as i32)
-                .push_bind(image.height as i32);
+                .push_bind(image.url_template.clone())
+                .push_bind(image.description.clone())
+                .push_bind(image.label.clone())
+                .push_bind(image.title.clone())
+                .push_bind(image.date.clone())
+                .push_bind(image.you_tube_id.clone())
+                .push_bind(image.width.map(|w| w as i32))
+                .push_bind(image.height.map(|h| h as i32));
         });
         query.build().execute(&mut **tx).await.map_err(map_error)?;
     }
@@ -249,4 +261,146 @@ pub async fn tree(pool: &PgPool) -> Result<Option<String>, StoreError> {
         .fetch_one(pool)
         .await
         .map_err(map_error)
+}
+
+/// The stored records of these trades, in the order asked (unknown ids skipped).
+pub async fn records(pool: &PgPool, company_ids: &[u64]) -> Result<Vec<TradeRecord>, StoreError> {
+    let mut conn = pool.acquire().await.map_err(map_error)?;
+    load_records(&mut conn, company_ids).await
+}
+
+async fn load_records(
+    conn: &mut sqlx::PgConnection,
+    company_ids: &[u64],
+) -> Result<Vec<TradeRecord>, StoreError> {
+    let ids: Vec<i64> = company_ids.iter().map(|id| *id as i64).collect();
+    let mut by_id = std::collections::HashMap::new();
+    let trades = sqlx::query(
+        "SELECT company_id, company_name, logo_url, active, base_postcode, radius_miles, districts, categories, \
+         webhook_url, email FROM trades WHERE company_id = ANY($1)",
+    )
+    .bind(&ids)
+    .fetch_all(&mut *conn)
+    .await
+    .map_err(map_error)?;
+    for row in &trades {
+        let record = rows::TradeRow {
+            company_id: row.try_get("company_id").map_err(map_error)?,
+            company_name: row.try_get("company_name").map_err(map_error)?,
+            logo_url: row.try_get("logo_url").map_err(map_error)?,
+            active: row.try_get("active").map_err(map_error)?,
+            base_postcode: row.try_get("base_postcode").map_err(map_error)?,
+            radius_miles: row.try_get("radius_miles").map_err(map_error)?,
+            districts: row.try_get("districts").map_err(map_error)?,
+            categories: row.try_get("categories").map_err(map_error)?,
+            webhook_url: row.try_get("webhook_url").map_err(map_error)?,
+            email: row.try_get("email").map_err(map_error)?,
+        }
+        .into_record()?;
+        by_id.insert(record.company_id, record);
+    }
+    let reviews = sqlx::query(
+        "SELECT company_id, review_id, title, body, score, breakdowns, location, verified, created_at, trade_response \
+         FROM trade_reviews WHERE company_id = ANY($1) ORDER BY company_id, created_at, review_id",
+    )
+    .bind(&ids)
+    .fetch_all(&mut *conn)
+    .await
+    .map_err(map_error)?;
+    for row in &reviews {
+        let company_id: i64 = row.try_get("company_id").map_err(map_error)?;
+        let review = rows::ReviewRow {
+            review_id: row.try_get("review_id").map_err(map_error)?,
+            title: row.try_get("title").map_err(map_error)?,
+            body: row.try_get("body").map_err(map_error)?,
+            score: row.try_get("score").map_err(map_error)?,
+            breakdowns: row.try_get("breakdowns").map_err(map_error)?,
+            location: row.try_get("location").map_err(map_error)?,
+            verified: row.try_get("verified").map_err(map_error)?,
+            created_at: row.try_get("created_at").map_err(map_error)?,
+            trade_response: row.try_get("trade_response").map_err(map_error)?,
+        }
+        .into_record()?;
+        if let Some(record) = by_id.get_mut(&(company_id as u64)) {
+            record.reviews.push(review);
+        }
+    }
+    let images = sqlx::query(
+        "SELECT company_id, image_id, album_id, kind, url, thumbnail_url, url_template, description, label, title, \
+         taken_on, youtube_id, width, height FROM trade_images WHERE company_id = ANY($1) ORDER BY company_id, position",
+    )
+    .bind(&ids)
+    .fetch_all(&mut *conn)
+    .await
+    .map_err(map_error)?;
+    for row in &images {
+        let company_id: i64 = row.try_get("company_id").map_err(map_error)?;
+        let width: Option<i32> = row.try_get("width").map_err(map_error)?;
+        let height: Option<i32> = row.try_get("height").map_err(map_error)?;
+        let image = rows::ImageRow {
+            image_id: row.try_get("image_id").map_err(map_error)?,
+            album_id: row.try_get("album_id").map_err(map_error)?,
+            kind: row.try_get("kind").map_err(map_error)?,
+            url: row.try_get("url").map_err(map_error)?,
+            thumbnail_url: row.try_get("thumbnail_url").map_err(map_error)?,
+            url_template: row.try_get("url_template").map_err(map_error)?,
+            description: row.try_get("description").map_err(map_error)?,
+            label: row.try_get("label").map_err(map_error)?,
+            title: row.try_get("title").map_err(map_error)?,
+            taken_on: row.try_get("taken_on").map_err(map_error)?,
+            youtube_id: row.try_get("youtube_id").map_err(map_error)?,
+            width: width.map(i64::from),
+            height: height.map(i64::from),
+        }
+        .into_record()?;
+        if let Some(record) = by_id.get_mut(&(company_id as u64)) {
+            record.images.push(image);
+        }
+    }
+    Ok(company_ids
+        .iter()
+        .filter_map(|id| by_id.remove(id))
+        .collect())
+}
+
+/// Rebuilds every stored search card written in an older format than this
+/// binary's ([`rows::CARD_FORMAT`]), from the stored rows, in one transaction
+/// that holds the directory row, so processes starting at once take turns and
+/// the later ones find the cards current.
+pub async fn rebuild_stale_cards(pool: &PgPool) -> Result<u64, StoreError> {
+    let mut tx = pool.begin().await.map_err(map_error)?;
+    let format: i32 =
+        sqlx::query_scalar("SELECT card_format FROM directory_state WHERE id = 1 FOR UPDATE")
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(map_error)?;
+    if i64::from(format) >= rows::CARD_FORMAT {
+        return Ok(0);
+    }
+    let ids: Vec<i64> = sqlx::query_scalar("SELECT company_id FROM trades ORDER BY company_id")
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(map_error)?;
+    let ids: Vec<u64> = ids.into_iter().map(|id| id as u64).collect();
+    for chunk in ids.chunks(CHUNK) {
+        let records = load_records(&mut tx, chunk).await?;
+        let companies: Vec<i64> = records.iter().map(|r| r.company_id as i64).collect();
+        let cards: Vec<String> = records.iter().map(rows::card_json).collect();
+        sqlx::query(
+            "UPDATE trades SET card_json = new.card FROM UNNEST($1::BIGINT[], $2::TEXT[]) AS new(id, card) \
+             WHERE trades.company_id = new.id",
+        )
+        .bind(companies)
+        .bind(cards)
+        .execute(&mut *tx)
+        .await
+        .map_err(map_error)?;
+    }
+    sqlx::query("UPDATE directory_state SET card_format = $1 WHERE id = 1")
+        .bind(rows::CARD_FORMAT as i32)
+        .execute(&mut *tx)
+        .await
+        .map_err(map_error)?;
+    tx.commit().await.map_err(map_error)?;
+    Ok(ids.len() as u64)
 }

@@ -18,7 +18,7 @@ mod writer;
 
 use async_trait::async_trait;
 use intake_core::delivery::{Delivery, DeliveryFilter, Outcome};
-use intake_core::directory::{IndexedTrade, ValidTrade};
+use intake_core::directory::{IndexedTrade, TradeRecord, ValidTrade};
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
 use intake_core::keys::ApiKey;
 use intake_core::spam::history::{ContactHistory, HistoryQuery};
@@ -84,6 +84,13 @@ impl PostgresStore {
             .map_err(|error| {
                 StoreError::Other(format!("migrating the PostgreSQL store failed: {error}"))
             })?;
+        let rebuilt = directory::rebuild_stale_cards(&pool).await?;
+        if rebuilt > 0 {
+            tracing::info!(
+                trades = rebuilt,
+                "search cards rebuilt in the current format"
+            );
+        }
         let writer = intake_core::group_commit::JobQueue::spawn(writer::PgBatchWriter {
             pool: pool.clone(),
         });
@@ -145,6 +152,10 @@ impl Store for PostgresStore {
 
     async fn trade_cards(&self, company_ids: &[u64]) -> Result<Vec<String>, StoreError> {
         directory::cards(&self.pool, company_ids).await
+    }
+
+    async fn trade_records(&self, company_ids: &[u64]) -> Result<Vec<TradeRecord>, StoreError> {
+        directory::records(&self.pool, company_ids).await
     }
 
     async fn directory_version(&self) -> Result<i64, StoreError> {

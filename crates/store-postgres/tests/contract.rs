@@ -30,6 +30,7 @@ contract_tests!(
     revoking_marks_one_key_and_keeps_the_first_time,
     a_store_answers_a_ping,
     imported_trades_are_indexed_and_replaced_whole,
+    stored_trades_read_back_as_imported,
     a_failed_import_writes_nothing,
     a_saved_category_tree_reads_back,
     a_job_reads_back_whole_and_a_repeated_scope_writes_nothing,

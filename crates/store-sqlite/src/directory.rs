@@ -1,7 +1,8 @@
 //! SQL of the trade directory and the category tree.
 
 use crate::errors::map_error;
-use intake_core::directory::{IndexedTrade, ValidTrade};
+use intake_core::directory::record::DEFAULT_ALBUM;
+use intake_core::directory::{rows, IndexedTrade, TradeRecord, ValidTrade};
 use intake_core::geography::Point;
 use intake_core::store::{ImportSummary, StoreError};
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
@@ -127,22 +128,20 @@ async fn insert_reviews(
         .collect();
     for part in rows.chunks(CHUNK) {
         let mut query = QueryBuilder::<Sqlite>::new(
-            "INSERT INTO trade_reviews (company_id, review_id, title, review, score, reliability, tidiness, courtesy, \
-             workmanship, postcode_district, verified, created_at) ",
+            "INSERT INTO trade_reviews (company_id, review_id, title, body, score, breakdowns, location, verified, \
+             created_at, trade_response) ",
         );
         query.push_values(part, |mut row, (company_id, review)| {
             row.push_bind(*company_id as i64)
                 .push_bind(&review.id)
                 .push_bind(&review.title)
-                .push_bind(&review.review)
+                .push_bind(&review.body)
                 .push_bind(review.score)
-                .push_bind(review.breakdown.reliability)
-                .push_bind(review.breakdown.tidiness)
-                .push_bind(review.breakdown.courtesy)
-                .push_bind(review.breakdown.workmanship)
-                .push_bind(&review.postcode_district)
+                .push_bind(rows::breakdowns_json(review))
+                .push_bind(&review.location)
                 .push_bind(review.verified)
-                .push_bind(&review.created_at);
+                .push_bind(&review.created_at)
+                .push_bind(&review.trade_response);
         });
         query.build().execute(&mut **tx).await.map_err(map_error)?;
     }
@@ -165,15 +164,23 @@ async fn insert_images(
         .collect();
     for part in rows.chunks(CHUNK) {
         let mut query = QueryBuilder::<Sqlite>::new(
-            "INSERT INTO trade_images (company_id, image_id, position, url, thumbnail_url, caption, width, height) ",
+            "INSERT INTO trade_images (company_id, image_id, position, album_id, kind, url, thumbnail_url, url_template, \
+             description, label, title, taken_on, youtube_id, width, height) ",
         );
         query.push_values(part, |mut row, (company_id, position, image)| {
             row.push_bind(*company_id as i64)
                 .push_bind(&image.id)
                 .push_bind(*position as i64)
+                .push_bind(image.album_id.as_deref().unwrap_or(DEFAULT_ALBUM))
+                .push_bind(image.kind.as_str())
                 .push_bind(&image.url)
                 .push_bind(&image.thumbnail_url)
-                .push_bind(&image.caption)
+                .push_bind(&image.url_template)
+                .push_bind(&image.description)
+                .push_bind(&image.label)
+                .push_bind(&image.title)
+                .push_bind(&image.date)
+                .push_bind(&image.you_tube_id)
                 .push_bind(image.width)
                 .push_bind(image.height);
         });
@@ -276,4 +283,156 @@ pub async fn tree(pool: &SqlitePool) -> Result<Option<String>, StoreError> {
         .fetch_one(pool)
         .await
         .map_err(map_error)
+}
+
+/// The stored records of these trades, in the order asked (unknown ids skipped).
+pub async fn records(
+    pool: &SqlitePool,
+    company_ids: &[u64],
+) -> Result<Vec<TradeRecord>, StoreError> {
+    let mut conn = pool.acquire().await.map_err(map_error)?;
+    load_records(&mut conn, company_ids).await
+}
+
+async fn load_records(
+    conn: &mut sqlx::SqliteConnection,
+    company_ids: &[u64],
+) -> Result<Vec<TradeRecord>, StoreError> {
+    let mut by_id = std::collections::HashMap::new();
+    for chunk in company_ids.chunks(CHUNK) {
+        let select = |sql: &str| {
+            let mut query = QueryBuilder::<Sqlite>::new(sql);
+            let mut ids = query.separated(", ");
+            for id in chunk {
+                ids.push_bind(*id as i64);
+            }
+            query.push(")");
+            query
+        };
+        let trades = select(
+            "SELECT company_id, company_name, logo_url, active, base_postcode, radius_miles, districts, categories, \
+             webhook_url, email FROM trades WHERE company_id IN (",
+        )
+        .build()
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(map_error)?;
+        for row in &trades {
+            let record = rows::TradeRow {
+                company_id: row.try_get("company_id").map_err(map_error)?,
+                company_name: row.try_get("company_name").map_err(map_error)?,
+                logo_url: row.try_get("logo_url").map_err(map_error)?,
+                active: row.try_get("active").map_err(map_error)?,
+                base_postcode: row.try_get("base_postcode").map_err(map_error)?,
+                radius_miles: row.try_get("radius_miles").map_err(map_error)?,
+                districts: row.try_get("districts").map_err(map_error)?,
+                categories: row.try_get("categories").map_err(map_error)?,
+                webhook_url: row.try_get("webhook_url").map_err(map_error)?,
+                email: row.try_get("email").map_err(map_error)?,
+            }
+            .into_record()?;
+            by_id.insert(record.company_id, record);
+        }
+        let reviews = select(
+            "SELECT company_id, review_id, title, body, score, breakdowns, location, verified, created_at, trade_response \
+             FROM trade_reviews WHERE company_id IN (",
+        )
+        .push(" ORDER BY company_id, created_at, review_id")
+        .build()
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(map_error)?;
+        for row in &reviews {
+            let company_id: i64 = row.try_get("company_id").map_err(map_error)?;
+            let review = rows::ReviewRow {
+                review_id: row.try_get("review_id").map_err(map_error)?,
+                title: row.try_get("title").map_err(map_error)?,
+                body: row.try_get("body").map_err(map_error)?,
+                score: row.try_get("score").map_err(map_error)?,
+                breakdowns: row.try_get("breakdowns").map_err(map_error)?,
+                location: row.try_get("location").map_err(map_error)?,
+                verified: row.try_get("verified").map_err(map_error)?,
+                created_at: row.try_get("created_at").map_err(map_error)?,
+                trade_response: row.try_get("trade_response").map_err(map_error)?,
+            }
+            .into_record()?;
+            if let Some(record) = by_id.get_mut(&(company_id as u64)) {
+                record.reviews.push(review);
+            }
+        }
+        let images = select(
+            "SELECT company_id, image_id, album_id, kind, url, thumbnail_url, url_template, description, label, title, \
+             taken_on, youtube_id, width, height FROM trade_images WHERE company_id IN (",
+        )
+        .push(" ORDER BY company_id, position")
+        .build()
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(map_error)?;
+        for row in &images {
+            let company_id: i64 = row.try_get("company_id").map_err(map_error)?;
+            let image = rows::ImageRow {
+                image_id: row.try_get("image_id").map_err(map_error)?,
+                album_id: row.try_get("album_id").map_err(map_error)?,
+                kind: row.try_get("kind").map_err(map_error)?,
+                url: row.try_get("url").map_err(map_error)?,
+                thumbnail_url: row.try_get("thumbnail_url").map_err(map_error)?,
+                url_template: row.try_get("url_template").map_err(map_error)?,
+                description: row.try_get("description").map_err(map_error)?,
+                label: row.try_get("label").map_err(map_error)?,
+                title: row.try_get("title").map_err(map_error)?,
+                taken_on: row.try_get("taken_on").map_err(map_error)?,
+                youtube_id: row.try_get("youtube_id").map_err(map_error)?,
+                width: row.try_get("width").map_err(map_error)?,
+                height: row.try_get("height").map_err(map_error)?,
+            }
+            .into_record()?;
+            if let Some(record) = by_id.get_mut(&(company_id as u64)) {
+                record.images.push(image);
+            }
+        }
+    }
+    Ok(company_ids
+        .iter()
+        .filter_map(|id| by_id.remove(id))
+        .collect())
+}
+
+/// Rebuilds every stored search card written in an older format than this
+/// binary's ([`rows::CARD_FORMAT`]), from the stored rows, in one write
+/// transaction; nothing when the cards are current.
+pub async fn rebuild_stale_cards(pool: &SqlitePool) -> Result<u64, StoreError> {
+    let mut tx = pool
+        .begin_with("BEGIN IMMEDIATE")
+        .await
+        .map_err(map_error)?;
+    let format: i64 = sqlx::query_scalar("SELECT card_format FROM directory_state WHERE id = 1")
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(map_error)?;
+    if format >= rows::CARD_FORMAT {
+        return Ok(0);
+    }
+    let ids: Vec<i64> = sqlx::query_scalar("SELECT company_id FROM trades ORDER BY company_id")
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(map_error)?;
+    let ids: Vec<u64> = ids.into_iter().map(|id| id as u64).collect();
+    for chunk in ids.chunks(CHUNK) {
+        for record in load_records(&mut tx, chunk).await? {
+            sqlx::query("UPDATE trades SET card_json = ? WHERE company_id = ?")
+                .bind(rows::card_json(&record))
+                .bind(record.company_id as i64)
+                .execute(&mut *tx)
+                .await
+                .map_err(map_error)?;
+        }
+    }
+    sqlx::query("UPDATE directory_state SET card_format = ? WHERE id = 1")
+        .bind(rows::CARD_FORMAT)
+        .execute(&mut *tx)
+        .await
+        .map_err(map_error)?;
+    tx.commit().await.map_err(map_error)?;
+    Ok(ids.len() as u64)
 }

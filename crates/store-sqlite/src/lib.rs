@@ -13,7 +13,7 @@ mod writer;
 
 use async_trait::async_trait;
 use intake_core::delivery::{Delivery, DeliveryFilter, Outcome};
-use intake_core::directory::{IndexedTrade, ValidTrade};
+use intake_core::directory::{IndexedTrade, TradeRecord, ValidTrade};
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
 use intake_core::keys::ApiKey;
 use intake_core::spam::history::{ContactHistory, HistoryQuery};
@@ -80,6 +80,13 @@ impl SqliteStore {
             .map_err(|error| {
                 StoreError::Other(format!("migrating the SQLite store failed: {error}"))
             })?;
+        let rebuilt = directory::rebuild_stale_cards(&pool).await?;
+        if rebuilt > 0 {
+            tracing::info!(
+                trades = rebuilt,
+                "search cards rebuilt in the current format"
+            );
+        }
         // The writer's own connection keeps a larger page cache: the index
         // pages every job touches stay in it from one batch to the next.
         let writer_options = (!in_memory).then(|| options.pragma("cache_size", "-16384"));
@@ -139,6 +146,10 @@ impl Store for SqliteStore {
 
     async fn trade_cards(&self, company_ids: &[u64]) -> Result<Vec<String>, StoreError> {
         directory::cards(&self.pool, company_ids).await
+    }
+
+    async fn trade_records(&self, company_ids: &[u64]) -> Result<Vec<TradeRecord>, StoreError> {
+        directory::records(&self.pool, company_ids).await
     }
 
     async fn directory_version(&self) -> Result<i64, StoreError> {

@@ -4,11 +4,14 @@
 use crate::categories::CategoryTree;
 use crate::geography::{Geography, Point};
 use crate::postcode::Postcode;
-use intake_api::trades::{Image, Review};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
-use time::format_description::well_known::Rfc3339;
-use time::OffsetDateTime;
+
+mod images;
+mod reviews;
+
+pub use images::{youtube_url, ImageKind, ImageRecord, DEFAULT_ALBUM};
+pub use reviews::{BreakdownRecord, FourScores, ReviewRecord};
 
 /// Widest radius a trade may cover, in miles.
 pub const MAX_RADIUS_MILES: f64 = 100.0;
@@ -37,10 +40,10 @@ pub struct TradeRecord {
     pub delivery: Delivery,
     /// Reviews, any order.
     #[serde(default)]
-    pub reviews: Vec<Review>,
-    /// Photos of work.
+    pub reviews: Vec<ReviewRecord>,
+    /// Photos and videos of work, in the order a search shows them.
     #[serde(default)]
-    pub images: Vec<Image>,
+    pub images: Vec<ImageRecord>,
 }
 
 fn yes() -> bool {
@@ -84,8 +87,7 @@ pub struct ValidTrade {
 impl ValidTrade {
     /// The search card of the trade as JSON, as stored.
     pub fn card_json(&self) -> String {
-        serde_json::to_string(&super::summary::card(&self.record))
-            .expect("a card always serialises")
+        super::rows::card_json(&self.record)
     }
 
     /// What the index needs of the trade.
@@ -138,8 +140,8 @@ impl TradeRecord {
         self.check_coverage(base.is_some(), &mut problems);
         self.check_categories(tree, &mut problems);
         self.check_delivery(&mut problems);
-        check_reviews(&self.reviews, &mut problems);
-        check_images(&self.images, &mut problems);
+        reviews::check_reviews(&mut self.reviews, &mut problems);
+        images::check_images(&mut self.images, &mut problems);
         if problems.is_empty() {
             Ok(ValidTrade { record: self, base })
         } else {
@@ -199,58 +201,6 @@ impl TradeRecord {
             if !crate::email::is_valid(email) {
                 problems.push(format!("delivery.email `{email}` is not an e-mail address"));
             }
-        }
-    }
-}
-
-fn check_reviews(reviews: &[Review], problems: &mut Vec<String>) {
-    let mut ids = HashSet::new();
-    for (index, review) in reviews.iter().enumerate() {
-        let at = format!("reviews[{index}]");
-        if review.id.trim().is_empty() || !ids.insert(review.id.as_str()) {
-            problems.push(format!("{at}.id must be present and unique"));
-        }
-        if review.title.trim().is_empty() {
-            problems.push(format!("{at}.title must not be blank"));
-        }
-        if !(1.0..=10.0).contains(&review.score) {
-            problems.push(format!("{at}.score must be 1 to 10"));
-        }
-        let b = review.breakdown;
-        if [b.reliability, b.tidiness, b.courtesy, b.workmanship]
-            .iter()
-            .any(|s| !(1..=10).contains(s))
-        {
-            problems.push(format!("{at}.breakdown scores must be 1 to 10"));
-        }
-        if !is_district(&review.postcode_district) {
-            problems.push(format!(
-                "{at}.postcodeDistrict `{}` is not a postcode district",
-                review.postcode_district
-            ));
-        }
-        if OffsetDateTime::parse(&review.created_at, &Rfc3339).is_err() {
-            problems.push(format!(
-                "{at}.createdAt `{}` is not an RFC 3339 time",
-                review.created_at
-            ));
-        }
-    }
-}
-
-fn check_images(images: &[Image], problems: &mut Vec<String>) {
-    for (index, image) in images.iter().enumerate() {
-        let at = format!("images[{index}]");
-        if image.id.trim().is_empty() {
-            problems.push(format!("{at}.id must not be blank"));
-        }
-        if !is_web_url(&image.url) || !is_web_url(&image.thumbnail_url) {
-            problems.push(format!(
-                "{at}: url and thumbnailUrl must be http(s) addresses"
-            ));
-        }
-        if image.width == 0 || image.height == 0 {
-            problems.push(format!("{at}: width and height must be at least 1"));
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `spawn_app()` and friends.
 
 pub mod backend;
+pub mod conformance;
 pub mod forms;
 pub mod photos;
 pub mod receiver;
@@ -28,7 +29,15 @@ pub struct TestApp {
     pub image_dir: PathBuf,
     stop: Option<oneshot::Sender<()>>,
     pub finished: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+    /// What the answers of this server broke of the specification's schemas.
+    conformance: conformance::Checked,
     _dir: tempfile::TempDir,
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        self.conformance.assert_none();
+    }
 }
 
 /// A key made for a test, with its plain secret.
@@ -63,7 +72,9 @@ pub async fn spawn_app_with_images(config: ServerConfig, images: Option<ImageSto
         .await
         .unwrap()
         .with_images(images);
-    let app = Application::build(listener, state.clone());
+    let conformance = conformance::Checked::default();
+    let app =
+        Application::build(listener, state.clone()).map_router(|router| conformance.wrap(router));
     let address = app.local_addr().unwrap();
     let (stop, stopped) = oneshot::channel::<()>();
     let finished = tokio::spawn(app.run_until(async move {
@@ -79,6 +90,7 @@ pub async fn spawn_app_with_images(config: ServerConfig, images: Option<ImageSto
         image_dir,
         stop: Some(stop),
         finished: Some(finished),
+        conformance,
         _dir: dir,
     }
 }
@@ -257,52 +269,53 @@ pub fn trade(
     districts: &[&str],
     score: f64,
 ) -> intake_core::directory::TradeRecord {
-    use intake_api::trades::{Image, Review, ReviewBreakdown};
-    intake_core::directory::TradeRecord {
-        company_id,
-        company_name: format!("Trade {company_id}"),
-        logo_url: company_id
-            .is_multiple_of(2)
-            .then(|| format!("https://img.example.com/{company_id}.png")),
-        active: true,
-        base_postcode: postcode.to_owned(),
-        coverage: intake_core::directory::Coverage {
-            radius_miles: radius,
-            districts: districts.iter().map(|d| d.to_string()).collect(),
-        },
-        categories: categories.to_vec(),
-        delivery: intake_core::directory::Delivery {
-            webhook_url: None,
-            email: Some(format!("leads{company_id}@example.com")),
-        },
-        reviews: (0..4)
-            .map(|n| Review {
-                id: format!("{company_id}-r{n}"),
-                title: "Good work".into(),
-                review: "Turned up on time and did a tidy job.".into(),
-                score,
-                breakdown: ReviewBreakdown {
-                    reliability: 9,
-                    tidiness: 9,
-                    courtesy: 10,
-                    workmanship: 9,
-                },
-                postcode_district: "SW1A".into(),
-                verified: true,
-                created_at: format!("2026-0{}-10T12:00:00Z", n + 1),
+    // Written as an operator's import line, so the fixture follows the
+    // documented import format rather than our types.
+    let reviews: Vec<serde_json::Value> = (0..4)
+        .map(|n| {
+            serde_json::json!({
+                "id": format!("{company_id}-r{n}"),
+                "title": (n != 3).then_some("Good work"),
+                "body": "Turned up on time and did a tidy job.",
+                "score": score,
+                "breakdowns": [
+                    {"label": "Reliability", "value": 9},
+                    {"label": "Tidiness", "value": 9},
+                    {"label": "Courtesy", "value": 10},
+                ],
+                "location": "SW1A",
+                "verified": true,
+                "createdAt": format!("2026-0{}-10T12:00:00Z", n + 1),
+                "tradeResponse": (n == 3).then_some("Thank you!"),
             })
-            .collect(),
-        images: vec![Image {
-            id: format!("img-{company_id}"),
-            url: format!("https://img.example.com/work/{company_id}.jpg"),
-            thumbnail_url: format!("https://img.example.com/work/{company_id}_t.jpg"),
-            caption: company_id
-                .is_multiple_of(3)
-                .then(|| "Finished kitchen".to_owned()),
-            width: 1600,
-            height: 1200,
-        }],
+        })
+        .collect();
+    let mut images = vec![serde_json::json!({
+        "id": format!("img-{company_id}"),
+        "albumId": "kitchens",
+        "url": format!("https://img.example.com/work/{company_id}.jpg"),
+        "urlTemplate": format!("https://img.example.com/work/{company_id}_{{width}}.jpg"),
+        "description": company_id.is_multiple_of(3).then_some("Finished kitchen"),
+        "label": "After",
+        "date": "2026-02-03",
+    })];
+    if company_id.is_multiple_of(3) {
+        images.push(
+            serde_json::json!({"id": "video", "type": "youtube", "youTubeId": "dQw4w9WgXcQ"}),
+        );
     }
+    serde_json::from_value(serde_json::json!({
+        "companyId": company_id,
+        "companyName": format!("Trade {company_id}"),
+        "logoUrl": company_id.is_multiple_of(2).then(|| format!("https://img.example.com/{company_id}.png")),
+        "basePostcode": postcode,
+        "coverage": {"radiusMiles": radius, "districts": districts},
+        "categories": categories,
+        "delivery": {"email": format!("leads{company_id}@example.com")},
+        "reviews": reviews,
+        "images": images,
+    }))
+    .expect("the fixture follows the import format")
 }
 
 impl TestApp {

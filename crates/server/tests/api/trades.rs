@@ -39,7 +39,7 @@ async fn a_parent_category_finds_its_own_trades_first_then_those_of_its_sub_cate
     assert_eq!(ids(&body), [1, 6, 2, 5]);
     assert_eq!(
         body["meta"],
-        serde_json::json!({"page": 1, "itemsPerPage": 10, "totalResults": 4, "totalPages": 1})
+        serde_json::json!({"currentPage": 1, "itemsPerPage": 10, "totalPages": 1, "totalResults": 4})
     );
 }
 
@@ -68,7 +68,7 @@ async fn a_postcode_without_coordinates_finds_trades_listing_its_district() {
 }
 
 #[tokio::test]
-async fn items_carry_exactly_the_documented_members_with_nulls_present() {
+async fn items_carry_exactly_the_members_of_the_specification_with_nulls_present() {
     let (app, key) = heating_directory().await;
     let body: Value = app
         .signed_get(&key, "/trades/search?postcode=SW1A1AA&category=10&size=50")
@@ -96,27 +96,23 @@ async fn items_carry_exactly_the_documented_members_with_nulls_present() {
                 "totalReviews"
             ]
         );
-        assert_eq!(
-            keys(&item["reviewsSummary"]),
-            ["courtesy", "reliability", "tidiness", "workmanship"]
-        );
         let reviews = item["recentReviews"].as_array().unwrap();
         assert_eq!(reviews.len(), 3, "the three most recent of four");
-        assert_eq!(
-            reviews[0]["createdAt"], "2026-04-10T12:00:00Z",
-            "newest first"
-        );
         for review in reviews {
             assert_eq!(
                 keys(review),
                 [
-                    "breakdown",
-                    "createdAt",
-                    "id",
-                    "postcodeDistrict",
-                    "review",
+                    "body",
+                    "breakdowns",
+                    "location",
+                    "openOnLoad",
+                    "reviewId",
+                    "reviewedDate",
                     "score",
+                    "scorePercent",
+                    "showBreakdowns",
                     "title",
+                    "tradeResponse",
                     "verified"
                 ]
             );
@@ -124,18 +120,131 @@ async fn items_carry_exactly_the_documented_members_with_nulls_present() {
         for image in item["images"].as_array().unwrap() {
             assert_eq!(
                 keys(image),
-                ["caption", "height", "id", "thumbnailUrl", "url", "width"]
+                [
+                    "albumId",
+                    "dateFormatted",
+                    "description",
+                    "id",
+                    "label",
+                    "title",
+                    "type",
+                    "url",
+                    "urlTemplate",
+                    "youTubeId"
+                ]
             );
         }
         assert_eq!(item["totalReviews"], 4);
     }
-    let first = &body["items"][0];
-    assert!(
-        first["logoUrl"].is_null(),
-        "trade 1 has no logo: null, not missing"
-    );
     // The whole answer decodes into the wire types, which refuse unknown members.
     let _: intake_api::trades::TradeSearchResponse = serde_json::from_value(body).unwrap();
+}
+
+#[tokio::test]
+async fn an_item_shows_its_reviews_and_images_as_the_documented_choices_say() {
+    let (app, key) = heating_directory().await;
+    let body: Value = app
+        .signed_get(&key, "/trades/search?postcode=SW1A1AA&category=10&size=50")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let item = |id: u64| {
+        body["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|item| item["companyId"] == id)
+            .unwrap()
+    };
+    // Trade 1 is odd: no logo.
+    assert_eq!(item(1)["logoUrl"], intake_api::trades::PLACEHOLDER_LOGO_URL);
+    // Trade 6, scored 9.5 four times, is a multiple of 3: a video too.
+    let item = item(6);
+    assert_eq!(item["reviewScore"], 9.5);
+    assert_eq!(item["reviewsSummary"], "Rated 9.5 out of 10 from 4 reviews");
+    assert_eq!(
+        item["recentReviews"][0],
+        serde_json::json!({
+            "body": "Turned up on time and did a tidy job.",
+            "reviewId": "6-r3",
+            "location": "SW1A",
+            "openOnLoad": true,
+            "reviewedDate": "2026-04-10",
+            "score": 9.5,
+            "scorePercent": 95,
+            "showBreakdowns": true,
+            "title": null,
+            "tradeResponse": "Thank you!",
+            "verified": true,
+            "breakdowns": [
+                {"label": "Reliability", "value": 9.0},
+                {"label": "Tidiness", "value": 9.0},
+                {"label": "Courtesy", "value": 10.0}
+            ]
+        }),
+        "newest first, opened"
+    );
+    assert_eq!(item["recentReviews"][1]["openOnLoad"], false);
+    assert_eq!(
+        item["images"],
+        serde_json::json!([
+            {
+                "id": "img-6",
+                "albumId": "kitchens",
+                "dateFormatted": "3 February 2026",
+                "description": "Finished kitchen",
+                "label": "After",
+                "type": "photo",
+                "title": null,
+                "url": "https://img.example.com/work/6.jpg",
+                "urlTemplate": "https://img.example.com/work/6_{width}.jpg",
+                "youTubeId": null
+            },
+            {
+                "id": "video",
+                "albumId": "work",
+                "dateFormatted": null,
+                "description": null,
+                "label": null,
+                "type": "youtube",
+                "title": null,
+                "url": "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+                "urlTemplate": null,
+                "youTubeId": "dQw4w9WgXcQ"
+            }
+        ])
+    );
+}
+
+#[tokio::test]
+async fn a_trade_without_reviews_scores_zero_and_has_no_summary() {
+    let app = spawn_app().await;
+    let key = app.staging_key().await;
+    let mut quiet = trade(8, &[20], "SW1A 1AA", Some(10.0), &[], 9.0);
+    quiet.reviews.clear();
+    app.import(vec![quiet]).await;
+    let body: Value = app
+        .signed_get(&key, "/trades/search?postcode=SW1A1AA&category=20")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let item = &body["items"][0];
+    assert_eq!(
+        (
+            &item["reviewScore"],
+            &item["totalReviews"],
+            &item["recentReviews"]
+        ),
+        (
+            &serde_json::json!(0.0),
+            &serde_json::json!(0),
+            &serde_json::json!([])
+        )
+    );
+    assert!(item.get("reviewsSummary").is_none(), "optional: absent");
+    assert_eq!(item["logoUrl"], "https://img.example.com/8.png");
 }
 
 #[tokio::test]
@@ -166,7 +275,7 @@ async fn pages_are_consistent_and_a_page_past_the_end_is_empty() {
     assert_eq!(response.status(), 200);
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["items"], serde_json::json!([]));
-    assert_eq!(body["meta"]["page"], 3);
+    assert_eq!(body["meta"]["currentPage"], 3);
 }
 
 #[tokio::test]

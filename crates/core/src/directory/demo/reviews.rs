@@ -5,7 +5,7 @@ use super::review_words::{
     jobs, GENERIC_JOBS, GENERIC_TITLES, GOOD, MIXED, MIXED_TITLES, POOR, POOR_TITLES,
 };
 use crate::categories::CategoryTree;
-use intake_api::trades::{Review, ReviewBreakdown};
+use crate::directory::record::{FourScores, ReviewRecord};
 use rand::Rng;
 use time::{Date, Duration};
 
@@ -26,7 +26,7 @@ pub(super) struct Context<'a> {
 
 /// Between 0 and 50 reviews, oldest first: one trade in ten has none, most
 /// have 5 to 20. Most trades are good (scores of 8 to 10), a few are not.
-pub(super) fn reviews(rng: &mut impl Rng, context: &Context<'_>) -> Vec<Review> {
+pub(super) fn reviews(rng: &mut impl Rng, context: &Context<'_>) -> Vec<ReviewRecord> {
     let count = match rng.gen_range(0..100) {
         0..=9 => 0,
         10..=24 => rng.gen_range(1..=4),
@@ -38,7 +38,7 @@ pub(super) fn reviews(rng: &mut impl Rng, context: &Context<'_>) -> Vec<Review> 
         80..=94 => 8.2,
         _ => 6.5,
     };
-    let mut reviews: Vec<Review> = (0..count).map(|_| review(rng, context, mean)).collect();
+    let mut reviews: Vec<ReviewRecord> = (0..count).map(|_| review(rng, context, mean)).collect();
     reviews.sort_by(|a, b| {
         a.created_at
             .cmp(&b.created_at)
@@ -47,7 +47,7 @@ pub(super) fn reviews(rng: &mut impl Rng, context: &Context<'_>) -> Vec<Review> 
     reviews
 }
 
-fn review(rng: &mut impl Rng, context: &Context<'_>, mean: f64) -> Review {
+fn review(rng: &mut impl Rng, context: &Context<'_>, mean: f64) -> ReviewRecord {
     let raw = if rng.gen_bool(0.04) {
         rng.gen_range(1.0..5.0)
     } else {
@@ -64,29 +64,61 @@ fn review(rng: &mut impl Rng, context: &Context<'_>, mean: f64) -> Review {
             .round()
             .clamp(1.0, 10.0) as u8
     };
-    let breakdown = ReviewBreakdown {
+    let breakdown = FourScores {
         reliability: dimension(),
         tidiness: dimension(),
         courtesy: dimension(),
         workmanship: dimension(),
     };
     let (title, review) = words(rng, context, score);
-    let postcode_district = if rng.gen_bool(0.5) {
+    let location = if rng.gen_bool(0.5) {
         context.districts[0]
     } else {
         one(rng, context.districts)
     };
-    Review {
-        id: uuid_shaped(rng),
-        title,
-        review,
+    let id = uuid_shaped(rng);
+    let verified = rng.gen_bool(0.85);
+    let created_at = created_at(rng, context.today);
+    ReviewRecord {
+        id,
+        title: Some(title),
+        body: Some(review),
         score,
-        breakdown,
-        postcode_district: postcode_district.to_owned(),
-        verified: rng.gen_bool(0.85),
-        created_at: created_at(rng, context.today),
+        breakdowns: breakdown.breakdowns(),
+        breakdown: None,
+        location: Some(location.to_owned()),
+        postcode_district: None,
+        verified,
+        created_at,
+        trade_response: trade_response(rng, score),
     }
 }
+
+/// Trades answer one review in five, and most of those they scored poorly.
+fn trade_response(rng: &mut impl Rng, score: f64) -> Option<String> {
+    let answer = if score < 8.0 { 0.7 } else { 0.15 };
+    rng.gen_bool(answer).then(|| {
+        let replies: &[&str] = if score < 8.0 {
+            POOR_REPLIES
+        } else {
+            GOOD_REPLIES
+        };
+        one(rng, replies).to_owned()
+    })
+}
+
+const GOOD_REPLIES: &[&str] = &[
+    "Thank you for taking the time to leave a review, it was a pleasure working for you.",
+    "Thanks very much, glad you are happy with the work. Give us a call any time.",
+    "Many thanks for the kind words and the cup of tea!",
+    "Thank you, we appreciate the recommendation.",
+];
+
+const POOR_REPLIES: &[&str] = &[
+    "Sorry to read this. We have called to arrange a visit to put things right.",
+    "We are sorry the job ran late. The delay was a part on back order; we should have told you sooner.",
+    "Thank you for the feedback. Please get in touch so we can look at the problem again at no charge.",
+];
 
 /// A title and a text that fit one of the trade's categories and the score.
 fn words(rng: &mut impl Rng, context: &Context<'_>, score: f64) -> (String, String) {

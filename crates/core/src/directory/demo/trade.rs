@@ -68,7 +68,7 @@ impl TradeMaker<'_> {
             today: self.today,
         };
         let reviews = reviews::reviews(rng, &context);
-        let images = images::images(rng, company_id, self.tree, &categories);
+        let images = images::images(rng, company_id, self.tree, &categories, self.today);
         let extra = if rng.gen_bool(0.05) {
             self.extra_districts(rng, &base.point, radius)
         } else {

@@ -30,7 +30,8 @@ struct Search {
     responses(
         (status = 200, description = "A page of matching trades (empty past the last page)", body = intake_api::trades::TradeSearchResponse),
         (status = 400, description = "A parameter is missing or invalid; the detail names it", body = intake_api::Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid signature", body = intake_api::Problem, content_type = "application/problem+json")
+        (status = 401, description = "Missing or invalid signature", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 500, description = "The server failed; nothing to fix on the client's side", body = intake_api::Problem, content_type = "application/problem+json")
     )
 )]
 pub async fn search(
