@@ -2,6 +2,7 @@
 
 mod helpers;
 
+mod bench;
 mod config;
 mod delivery;
 mod directory;
