@@ -69,9 +69,9 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         ));
     }
     if args.json {
-        println!("{}", report::json(&args, &rows));
+        outln!("{}", report::json(&args, &rows))?;
     } else {
-        print!("{}", report::table(&args, &rows));
+        out!("{}", report::table(&args, &rows))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -8,6 +8,7 @@ mod delivery;
 mod directory;
 mod keys;
 mod many_processes;
+mod output;
 mod postgres;
 mod rate_limits;
 mod secrets;
