@@ -14,8 +14,9 @@ use utoipa::ToSchema;
 pub struct VerifyResult {
     /// The job's main members, normalised as they would be stored.
     pub body: VerifiedBody,
-    /// The request's headers, names lowercased; `authorization`, `signature`,
-    /// `cookie`, `proxy-authorization` and other credentials are left out.
+    /// The headers the client sent, names lowercased; `authorization`, `signature`,
+    /// `cookie`, `proxy-authorization` and other credentials are left out, and so is
+    /// the `x-request-id` the service makes for a request that came without one.
     pub headers: BTreeMap<String, String>,
     /// The homeowner's contact details.
     pub consumer: Consumer,

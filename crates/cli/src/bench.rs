@@ -7,11 +7,12 @@ mod pgbench;
 mod report;
 mod scenarios;
 
+pub use scenarios::Scenario;
+
 use crate::cli::BenchArgs;
 use crate::commands::client_from;
 use anyhow::{bail, Context};
 use measure::{measure, Load};
-use scenarios::Scenario;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,7 +21,7 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     if args.concurrency == 0 || args.duration == 0 {
         bail!("--concurrency and --duration must be at least 1");
     }
-    let scenario = Scenario::parse(&args.scenario)?;
+    let scenario = args.scenario;
     let http = reqwest::Client::builder()
         .pool_max_idle_per_host(args.concurrency)
         .timeout(Duration::from_secs(30))
@@ -68,9 +69,9 @@ pub async fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         ));
     }
     if args.json {
-        println!("{}", report::json(&args, &rows));
+        outln!("{}", report::json(&args, &rows))?;
     } else {
-        print!("{}", report::table(&args, &rows));
+        out!("{}", report::table(&args, &rows))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,5 +1,6 @@
 //! The command line (DESIGN.md §7).
 
+use crate::bench::Scenario;
 use crate::commands::submit::SubmitArgs;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -162,9 +163,9 @@ pub struct ClientArgs {
 pub struct BenchArgs {
     #[command(flatten)]
     pub client: ClientArgs,
-    /// What to load: options, search or categories.
-    #[arg(long, default_value = "options")]
-    pub scenario: String,
+    /// What to load.
+    #[arg(long, value_enum, default_value_t = Scenario::Options)]
+    pub scenario: Scenario,
     /// Requests in flight at once.
     #[arg(long, default_value_t = 32)]
     pub concurrency: usize,

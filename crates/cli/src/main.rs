@@ -1,5 +1,10 @@
 #![forbid(unsafe_code)]
+// Results go through `outln!`, which returns an error on a closed pipe where `println!` panics.
+#![deny(clippy::print_stdout)]
 //! `intake`: the one binary of the Affiliate Job Intake Service.
+
+#[macro_use]
+mod output;
 
 mod bench;
 mod cli;
@@ -27,6 +32,7 @@ fn main() -> ExitCode {
     };
     match runtime.block_on(commands::run(cli)) {
         Ok(code) => code,
+        Err(error) if error.is::<output::Closed>() => ExitCode::from(output::CLOSED_EXIT),
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::FAILURE

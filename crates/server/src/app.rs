@@ -1,9 +1,10 @@
 //! Building and running the application: the same path for tests and `intake serve`.
 
 use crate::problem_layer::problem_layer;
+use crate::request_id::{mark_if_missing, REQUEST_ID};
 use crate::routes::router;
 use crate::state::AppState;
-use axum::http::{HeaderName, Request, StatusCode};
+use axum::http::{Request, StatusCode};
 use axum::Router;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -15,8 +16,6 @@ use tower_http::request_id::{
 };
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
-
-const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// A server bound to its listener, ready to run.
 pub struct Application {
@@ -32,6 +31,7 @@ impl Application {
         let (routes, _document) = router(state.clone());
         let router = routes.fallback(not_found).layer(
             ServiceBuilder::new()
+                .map_request(mark_if_missing)
                 .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
                 .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
                     let request_id = request

@@ -15,6 +15,7 @@ mod idempotency;
 mod limits;
 mod openapi;
 mod problem_layer;
+mod request_id;
 mod routes;
 mod shutdown;
 mod state;

@@ -24,6 +24,10 @@ pub struct SignatureHeader {
     pub algorithm: Algorithm,
     /// The covered names, lowercased, in signing order; `["date"]` when `headers` is absent.
     pub headers: Vec<String>,
+    /// The `headers` parameter was absent, so `headers` is the default `["date"]`. Errors then
+    /// say that `date` was signed by default, since the client's header names nothing; the
+    /// `Display` form leaves the parameter out, as received.
+    pub default_headers: bool,
     /// The decoded MAC, exactly as long as the algorithm's output.
     pub signature: Vec<u8>,
     /// The `created` parameter (Unix seconds), used by the `(created)` pseudo-header.
@@ -66,6 +70,7 @@ impl SignatureHeader {
             .algorithm
             .ok_or(HeaderError::MissingParameter { name: "algorithm" })?
             .parse()?;
+        let default_headers = raw.headers.is_none();
         let headers = match raw.headers {
             Some(list) => covered_names(&list)?,
             None => vec!["date".to_owned()],
@@ -74,6 +79,7 @@ impl SignatureHeader {
             key_id,
             algorithm,
             headers,
+            default_headers,
             signature: decode_signature(&signature, algorithm)?,
             created: raw.created.map(|v| timestamp("created", v)).transpose()?,
             expires: raw.expires.map(|v| timestamp("expires", v)).transpose()?,
@@ -192,16 +198,19 @@ fn timestamp(name: &'static str, value: String) -> Result<i64, HeaderError> {
 }
 
 impl fmt::Display for SignatureHeader {
-    /// `keyId="..",algorithm="..",headers="..",signature=".."`, then `created`/`expires` when set.
+    /// `keyId="..",algorithm="..",headers="..",signature=".."` (no `headers` when
+    /// `default_headers`), then `created`/`expires` when set.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "keyId=\"{}\",algorithm=\"{}\",headers=\"{}\",signature=\"{}\"",
+            "keyId=\"{}\",algorithm=\"{}\",",
             escape(&self.key_id),
-            self.algorithm,
-            escape(&self.headers.join(" ")),
-            STANDARD.encode(&self.signature)
+            self.algorithm
         )?;
+        if !self.default_headers {
+            write!(f, "headers=\"{}\",", escape(&self.headers.join(" ")))?;
+        }
+        write!(f, "signature=\"{}\"", STANDARD.encode(&self.signature))?;
         if let Some(created) = self.created {
             write!(f, ",created={created}")?;
         }

@@ -38,6 +38,7 @@ pub fn sign_with_times(
         key_id: key_id.to_owned(),
         algorithm,
         headers,
+        default_headers: false,
         signature: algorithm.mac(secret, signing_string.as_bytes()),
         created,
         expires,

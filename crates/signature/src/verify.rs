@@ -15,7 +15,9 @@ use time::OffsetDateTime;
 
 pub use error::{TimeSource, VerifyError};
 
-use crate::{check_content_digest, check_digest, parse_date, Message, SignatureHeader};
+use crate::{
+    check_content_digest, check_digest, parse_date, Message, SignatureHeader, SigningStringError,
+};
 
 /// The default allowed clock difference either way, as Joyent's library and Stripe use.
 pub const DEFAULT_MAX_SKEW: Duration = Duration::from_secs(300);
@@ -99,7 +101,7 @@ pub fn verify(
         return Err(VerifyError::MissingCoverage { missing });
     }
 
-    let full = message.signing_string(&sig.headers, &message.target, sig.created, sig.expires)?;
+    let full = signing_string(message, sig, &message.target)?;
 
     if covers("date") {
         // The signing string was built, so exactly one Date field exists.
@@ -161,7 +163,7 @@ pub fn verify(
         .filter(|_| target_covered)
         .and_then(|base| relative_target(&message.target, base));
     if let Some((_, target)) = relative {
-        let relative = message.signing_string(&sig.headers, target, sig.created, sig.expires)?;
+        let relative = signing_string(message, sig, target)?;
         if matches(&relative) {
             return Ok(Verified {
                 signing_string: relative,
@@ -173,6 +175,24 @@ pub fn verify(
         signing_string: full,
         base_path: relative.map(|(base, _)| base.to_owned()),
     })
+}
+
+/// The signing string of `sig` over `message` with `target` as `(request-target)`. A missing
+/// Date is blamed on the default when the header has no `headers` parameter: it names no
+/// `date` the client could remove.
+fn signing_string(
+    message: &Message,
+    sig: &SignatureHeader,
+    target: &str,
+) -> Result<String, SigningStringError> {
+    message
+        .signing_string(&sig.headers, target, sig.created, sig.expires)
+        .map_err(|error| match error {
+            SigningStringError::MissingHeader { name } if sig.default_headers && name == "date" => {
+                SigningStringError::DefaultDateMissing
+            }
+            other => other,
+        })
 }
 
 /// Splits `target` into the base path and the rest when it starts with the base path and a `/`.

@@ -178,7 +178,10 @@ fn header() -> impl Strategy<Value = SignatureHeader> {
     (
         "[ -~]{1,20}",
         prop::sample::select(Algorithm::ALL.to_vec()),
-        prop::sample::subsequence(COVERED.to_vec(), 1..=COVERED.len()),
+        prop::option::of(prop::sample::subsequence(
+            COVERED.to_vec(),
+            1..=COVERED.len(),
+        )),
         any::<[u8; 64]>(),
         prop::option::of(any::<i64>()),
         prop::option::of(any::<i64>()),
@@ -187,7 +190,12 @@ fn header() -> impl Strategy<Value = SignatureHeader> {
             |(key_id, algorithm, headers, mac, created, expires)| SignatureHeader {
                 key_id,
                 algorithm,
-                headers: headers.into_iter().map(str::to_owned).collect(),
+                default_headers: headers.is_none(),
+                headers: headers
+                    .unwrap_or_else(|| vec!["date"])
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect(),
                 signature: mac[..algorithm.mac_len()].to_vec(),
                 created,
                 expires,

@@ -2,15 +2,15 @@
 //! repeatable and every worker sends different requests.
 
 use super::measure::MakeRequest;
-use anyhow::{bail, Context};
+use anyhow::Context;
 use intake_client::Client;
 use intake_core::directory::demo::COMMON_CATEGORIES;
 use intake_core::geography::Geography;
 use reqwest::Method;
 use std::sync::Arc;
 
-/// The scenarios `--scenario` accepts.
-#[derive(Debug, Clone, Copy)]
+/// The scenarios `--scenario` accepts; its help lists them from here.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum Scenario {
     /// `GET /preferred-start-options`, signed.
     Options,
@@ -23,18 +23,6 @@ pub enum Scenario {
 }
 
 impl Scenario {
-    pub fn parse(name: &str) -> anyhow::Result<Self> {
-        match name {
-            "options" => Ok(Scenario::Options),
-            "search" => Ok(Scenario::Search),
-            "categories" => Ok(Scenario::Categories),
-            "jobs" => Ok(Scenario::Jobs),
-            other => {
-                bail!("unknown scenario `{other}`; available: options, search, categories, jobs")
-            }
-        }
-    }
-
     pub fn label(self) -> &'static str {
         match self {
             Scenario::Options => "options (signed)",

@@ -31,12 +31,12 @@ pub async fn run(args: DemoDataArgs) -> anyhow::Result<ExitCode> {
             out.write_all(b"\n")?;
         }
         out.flush()?;
-        println!("wrote {} demo trades to {}", records.len(), path.display());
+        outln!("wrote {} demo trades to {}", records.len(), path.display())?;
         return Ok(ExitCode::SUCCESS);
     }
     let store = open_store::open(&settings).await?;
     let loaded = load(store.as_ref(), args.trades, args.seed).await?;
-    println!("loaded {loaded} demo trades");
+    outln!("loaded {loaded} demo trades")?;
     Ok(ExitCode::SUCCESS)
 }
 

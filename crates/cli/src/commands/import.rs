@@ -36,12 +36,12 @@ pub async fn run(command: ImportCommand) -> anyhow::Result<ExitCode> {
             .save_category_tree(&tree.to_json())
             .await
             .context("saving the category tree")?;
-        println!(
+        outln!(
             "imported {} categories ({} parents) from {}",
             tree.len(),
             tree.parents().count(),
             file.display()
-        );
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     let directory = Directory::load(store.as_ref()).await?;
@@ -51,13 +51,13 @@ pub async fn run(command: ImportCommand) -> anyhow::Result<ExitCode> {
                 .import_trades(&valid)
                 .await
                 .context("storing the trades")?;
-            println!(
+            outln!(
                 "imported {} trades from {}: {} new, {} replaced",
                 valid.len(),
                 file.display(),
                 summary.inserted,
                 summary.updated
-            );
+            )?;
             Ok(ExitCode::SUCCESS)
         }
         Err(problems) => Ok(refuse(file, &problems)),

@@ -53,14 +53,14 @@ async fn create(
     tracing::info!(key_id = %new.key.key_id, %environment, "key created");
     if json {
         let out = json!({"keyId": new.key.key_id, "secret": new.secret.expose(), "environment": environment, "name": new.key.name});
-        println!("{out}");
+        outln!("{out}")?;
     } else {
-        println!("keyId:       {}", new.key.key_id);
-        println!("secret:      {}", new.secret.expose());
-        println!("environment: {environment}");
-        println!("name:        {}", new.key.name);
-        println!();
-        println!("The secret is shown this once; store it now. It cannot be shown again.");
+        outln!("keyId:       {}", new.key.key_id)?;
+        outln!("secret:      {}", new.secret.expose())?;
+        outln!("environment: {environment}")?;
+        outln!("name:        {}", new.key.name)?;
+        outln!()?;
+        outln!("The secret is shown this once; store it now. It cannot be shown again.")?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -70,22 +70,25 @@ async fn list(store_args: &StoreArgs, json: bool) -> anyhow::Result<ExitCode> {
     let keys = open_store::open(&settings).await?.list_keys().await?;
     if json {
         let rows: Vec<_> = keys.iter().map(key_json).collect();
-        println!("{}", serde_json::Value::Array(rows));
+        outln!("{}", serde_json::Value::Array(rows))?;
     } else {
-        println!(
+        outln!(
             "{:<30} {:<11} {:<8} {:<21} NAME",
-            "KEY ID", "ENVIRONMENT", "STATUS", "CREATED"
-        );
+            "KEY ID",
+            "ENVIRONMENT",
+            "STATUS",
+            "CREATED"
+        )?;
         for key in &keys {
             let status = if key.is_active() { "active" } else { "revoked" };
-            println!(
+            outln!(
                 "{:<30} {:<11} {:<8} {:<21} {}",
                 key.key_id,
                 key.environment,
                 status,
                 rfc3339(key.created_at),
                 key.name
-            );
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -100,13 +103,13 @@ async fn revoke(store_args: &StoreArgs, key_id: &str) -> anyhow::Result<ExitCode
     {
         Ok(key) => {
             tracing::info!(key_id, "key revoked");
-            println!(
+            outln!(
                 "revoked {} ({}, {}) at {}",
                 key.key_id,
                 key.name,
                 key.environment,
                 key.revoked_at.map(rfc3339).unwrap_or_default()
-            );
+            )?;
             Ok(ExitCode::SUCCESS)
         }
         Err(StoreError::NotFound) => {

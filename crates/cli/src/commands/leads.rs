@@ -80,7 +80,7 @@ async fn list(
     let deliveries = store.deliveries(filter).await?;
     if as_json {
         for delivery in &deliveries {
-            println!("{}", delivery_json(delivery));
+            outln!("{}", delivery_json(delivery))?;
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -96,7 +96,7 @@ async fn list(
         "LAST ERROR",
     ];
     let rows: Vec<[String; 9]> = deliveries.iter().map(row).collect();
-    print_table(&header, &rows);
+    print_table(&header, &rows)?;
     if deliveries.len() == filter.limit as usize {
         eprintln!(
             "showing the first {}; use --limit for more",
@@ -126,7 +126,7 @@ fn row(delivery: &Delivery) -> [String; 9] {
 }
 
 /// Columns as wide as their widest cell; the last one is not padded.
-fn print_table<const N: usize>(header: &[&str; N], rows: &[[String; N]]) {
+fn print_table<const N: usize>(header: &[&str; N], rows: &[[String; N]]) -> anyhow::Result<()> {
     let mut widths = header.map(|title| title.chars().count());
     for row in rows {
         for (width, cell) in widths.iter_mut().zip(row) {
@@ -142,12 +142,13 @@ fn print_table<const N: usize>(header: &[&str; N], rows: &[[String; N]]) {
                 out.push_str(&format!("{cell:<width$}  ", width = widths[i]));
             }
         }
-        println!("{}", out.trim_end());
+        outln!("{}", out.trim_end())
     };
-    line(header.to_vec());
+    line(header.to_vec())?;
     for row in rows {
-        line(row.iter().map(String::as_str).collect());
+        line(row.iter().map(String::as_str).collect())?;
     }
+    Ok(())
 }
 
 /// Retries what `filter` names; unknown delivery ids or an unknown job change nothing.
@@ -188,10 +189,10 @@ async fn retry(store_args: &StoreArgs, filter: &DeliveryFilter) -> anyhow::Resul
     } else {
         "deliveries"
     };
-    println!("{retried} {noun} made pending again");
+    outln!("{retried} {noun} made pending again")?;
     let untouched = (filter.ids.len() as u64).saturating_sub(retried);
     if untouched > 0 {
-        println!("{untouched} of the named deliveries were not dead or gone; left unchanged");
+        outln!("{untouched} of the named deliveries were not dead or gone; left unchanged")?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -205,7 +206,7 @@ async fn webhook_secret(store_args: &StoreArgs, company_id: u64) -> anyhow::Resu
         return Ok(ExitCode::from(UNKNOWN));
     }
     let master = master_key::load_or_create(&settings.data_dir)?;
-    println!("{}", master.webhook_secret(company_id).expose());
+    outln!("{}", master.webhook_secret(company_id).expose())?;
     Ok(ExitCode::SUCCESS)
 }
 

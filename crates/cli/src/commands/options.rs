@@ -7,7 +7,7 @@ pub async fn run(args: ClientArgs) -> anyhow::Result<ExitCode> {
     let client = super::client_from(&args)?;
     match client.preferred_start_options().await {
         Ok(options) => {
-            println!("{}", serde_json::to_string_pretty(&options)?);
+            outln!("{}", serde_json::to_string_pretty(&options)?)?;
             Ok(ExitCode::SUCCESS)
         }
         Err(error) => {

@@ -22,7 +22,7 @@ pub async fn review(store_args: &StoreArgs, all: bool, as_json: bool) -> anyhow:
     let entries = open_store::open(&settings).await?.quarantined(all).await?;
     if as_json {
         let rows: Vec<_> = entries.iter().map(entry_json).collect();
-        println!("{}", serde_json::Value::Array(rows));
+        outln!("{}", serde_json::Value::Array(rows))?;
         return Ok(ExitCode::SUCCESS);
     }
     for entry in &entries {
@@ -31,7 +31,7 @@ pub async fn review(store_args: &StoreArgs, all: bool, as_json: bool) -> anyhow:
             .as_deref()
             .map(|id| format!(" released as {id}"))
             .unwrap_or_default();
-        println!(
+        outln!(
             "{} {} {} ({}) score {:.2}{released}\n  reasons: {}\n  job: {}",
             entry.id,
             entry.received_at.format(&Rfc3339).unwrap_or_default(),
@@ -40,9 +40,9 @@ pub async fn review(store_args: &StoreArgs, all: bool, as_json: bool) -> anyhow:
             entry.score,
             entry.reasons,
             entry.submission
-        );
+        )?;
     }
-    println!("{} quarantined submission(s)", entries.len());
+    outln!("{} quarantined submission(s)", entries.len())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -100,10 +100,10 @@ pub async fn release(store_args: &StoreArgs, id: &str) -> anyhow::Result<ExitCod
                 .iter()
                 .map(|r| json!({"id": r.company_id, "name": r.name}))
                 .collect();
-            println!(
+            outln!(
                 "{}",
                 json!({"released": id, "jobId": new_job.id, "trades": trades})
-            );
+            )?;
             Ok(ExitCode::SUCCESS)
         }
         Err(StoreError::Conflict(why)) => {

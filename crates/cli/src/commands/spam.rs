@@ -32,14 +32,14 @@ fn train(data: &Path, output: &Path) -> anyhow::Result<ExitCode> {
     let model = NaiveBayes::train(&examples);
     std::fs::write(output, model.to_json())
         .with_context(|| format!("writing {}", output.display()))?;
-    println!(
+    outln!(
         "trained on {} examples ({} spam, {} ham): {} tokens in the vocabulary, written to {}",
         examples.len(),
         model.spam_documents,
         model.ham_documents,
         model.vocabulary.len(),
         output.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -57,33 +57,38 @@ fn eval(data: &Path, threshold: f64) -> anyhow::Result<ExitCode> {
         } else {
             "rejected ham"
         };
-        println!(
+        outln!(
             "{verdict} (score {:.2}): {:?}",
-            assessment.score, example.description
-        );
-        println!(
+            assessment.score,
+            example.description
+        )?;
+        outln!(
             "    {} {} <{}>",
-            example.first_name, example.last_name, example.email
-        );
+            example.first_name,
+            example.last_name,
+            example.email
+        )?;
         for reason in &assessment.reasons {
-            println!(
+            outln!(
                 "    {:.2} {}: {}",
-                reason.weight, reason.signal, reason.detail
-            );
+                reason.weight,
+                reason.signal,
+                reason.detail
+            )?;
         }
     }
-    println!(
+    outln!(
         "threshold {threshold}: {} spam rejected, {} missed; {} ham accepted, {} rejected",
         evaluation.true_positives,
         evaluation.false_negatives,
         evaluation.true_negatives,
         evaluation.false_positives
-    );
-    println!(
+    )?;
+    outln!(
         "precision {:.3}  recall {:.3}  false-positive rate {:.3}",
         evaluation.precision(),
         evaluation.recall(),
         evaluation.false_positive_rate()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

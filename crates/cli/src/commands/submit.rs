@@ -24,6 +24,7 @@ Exit codes:
   6  conflict (409: the key was used for a different job, or the first
      submission with it was still being processed when the retries ran out)
   7  service unavailable or rate limited after retries (429, 502, 503, 504, network)
+  141  standard output was closed before this object was written (`| head -0`)
 
 After 7 (or 6 while still being processed), run the same command again with
 --idempotency-key set to the printed key: the job is made at most once.";
@@ -76,7 +77,7 @@ pub async fn run(args: SubmitArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("{message}");
     }
     let (report, code) = outcome_report(result, &key);
-    println!("{}", serde_json::to_string_pretty(&report)?);
+    outln!("{}", serde_json::to_string_pretty(&report)?)?;
     Ok(ExitCode::from(code))
 }
 
@@ -104,10 +105,10 @@ async fn verify(
 ) -> anyhow::Result<ExitCode> {
     match client.verify_job_with_images(body, images).await {
         Ok(result) => {
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&json!({"status": 200, "verified": result}))?
-            );
+            )?;
             Ok(ExitCode::SUCCESS)
         }
         Err(ClientError::Config(message)) => anyhow::bail!("{message}"),
@@ -117,7 +118,7 @@ async fn verify(
             if let Some(object) = report.as_object_mut() {
                 object.remove("idempotencyKey");
             }
-            println!("{}", serde_json::to_string_pretty(&report)?);
+            outln!("{}", serde_json::to_string_pretty(&report)?)?;
             Ok(ExitCode::from(code))
         }
     }

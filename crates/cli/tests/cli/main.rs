@@ -2,11 +2,13 @@
 
 mod helpers;
 
+mod bench;
 mod config;
 mod delivery;
 mod directory;
 mod keys;
 mod many_processes;
+mod output;
 mod postgres;
 mod rate_limits;
 mod secrets;

@@ -12,6 +12,7 @@ use crate::auth::AuthenticatedKey;
 use crate::error::ApiError;
 use crate::handlers::jobs::create::{recipients, validate_and_screen};
 use crate::handlers::jobs::with_attachments::{form, form_limits, photos};
+use crate::request_id::RequestIdMadeHere;
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -42,6 +43,7 @@ use intake_core::jobs::CreationSource;
 pub async fn verify_with_attachments(
     State(state): State<AppState>,
     Extension(key): Extension<AuthenticatedKey>,
+    id_made_here: Option<Extension<RequestIdMadeHere>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<VerifyResult>, ApiError> {
@@ -64,7 +66,7 @@ pub async fn verify_with_attachments(
             postcode: job.postcode.to_string(),
             creation_source: CreationSource::ApiWithAttachments.as_str().to_owned(),
         },
-        headers: headers::echoed(&headers),
+        headers: headers::echoed(&headers, id_made_here.is_some()),
         consumer: Consumer {
             email: job.email.to_string(),
             first_name: job.first_name.clone(),

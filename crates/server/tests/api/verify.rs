@@ -177,3 +177,30 @@ async fn the_client_reads_the_verify_answer() {
     assert_eq!(result.found_trades.len(), 2);
     assert!(!result.headers.contains_key("authorization"));
 }
+
+#[tokio::test]
+async fn verify_echoes_the_request_id_only_when_the_client_sent_one() {
+    let (app, key) = app_with_trades().await;
+    let form = job_form(&job_body(), &[]);
+
+    let response = app.post_form(&key, PATH, &form, &[]).await;
+    assert_eq!(response.status(), 200);
+    assert!(
+        response.headers().contains_key("x-request-id"),
+        "the answer still carries the id the server made"
+    );
+    let answer: Value = response.json().await.unwrap();
+    assert!(
+        !answer["headers"]
+            .as_object()
+            .unwrap()
+            .contains_key("x-request-id"),
+        "{answer}"
+    );
+
+    let sent = [("x-request-id", "affiliate-trace-7")];
+    let response = app.post_form(&key, PATH, &form, &sent).await;
+    assert_eq!(response.status(), 200);
+    let answer: Value = response.json().await.unwrap();
+    assert_eq!(answer["headers"]["x-request-id"], "affiliate-trace-7");
+}

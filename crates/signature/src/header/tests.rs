@@ -44,7 +44,21 @@ fn the_scheme_is_matched_ignoring_case() {
 
 #[test]
 fn a_missing_headers_parameter_means_date() {
-    assert_eq!(with_signature(SIG).unwrap().headers, ["date"]);
+    let h = with_signature(SIG).unwrap();
+    assert_eq!(h.headers, ["date"]);
+    assert!(h.default_headers);
+    assert!(!h.to_string().contains("headers="), "{h}");
+    assert_eq!(SignatureHeader::parse(&h.to_string()).unwrap(), h);
+}
+
+#[test]
+fn a_listed_date_is_not_the_default() {
+    let h = parse_params_str(&format!(
+        r#"keyId="k",algorithm="hmac-sha256",headers="date",signature="{SIG}""#
+    ))
+    .unwrap();
+    assert_eq!(h.headers, ["date"]);
+    assert!(!h.default_headers);
 }
 
 #[test]

@@ -25,6 +25,15 @@ pub enum SigningStringError {
         /// The missing header, lowercased.
         name: String,
     },
+    /// No `headers` parameter, so `date` is signed by default, and the request has no Date
+    /// header. Told apart from [`MissingHeader`](Self::MissingHeader) because the client's
+    /// header lists nothing.
+    #[error(
+        "the Signature header has no `headers` parameter, so it signs `date` by default, but \
+         the request has no Date header; send a Date header or list the headers you sign in a \
+         headers parameter"
+    )]
+    DefaultDateMissing,
     /// A single-valued header sent more than once.
     #[error(
         "the request has {count} {} headers but `{name}` is signed and must appear exactly once; \

@@ -3,7 +3,7 @@
 
 use super::tests::{job_header, job_request, opts, BODY, FULL_SIG, RELATIVE_SIG, SECRET};
 use super::*;
-use crate::fixtures::{header_a, message_a, BODY_A, DIGEST_A, NOW_A};
+use crate::fixtures::{header_a, message_a, BODY_A, DIGEST_A, NOW_A, VECTOR_A};
 use crate::{Algorithm, DigestError, SigningStringError};
 
 const ROW_4: &str = "Qfm9JillOwbBtBefawkTCWdrihUMnR5QmeoLXAjVB2k=";
@@ -79,6 +79,53 @@ fn a_listed_header_missing_from_the_request_is_rejected() {
         VerifyError::SigningString(SigningStringError::MissingHeader {
             name: "content-length".into()
         })
+    );
+}
+
+fn without_date() -> Message {
+    let mut m = message_a();
+    m.headers.retain(|(n, _)| n != "Date");
+    m
+}
+
+fn verify_with(header: &SignatureHeader, message: &Message) -> Result<Verified, VerifyError> {
+    verify(
+        message,
+        BODY_A,
+        header,
+        Some(b"secret"),
+        &VerifyOptions::new(NOW_A),
+    )
+}
+
+#[test]
+fn a_missing_date_without_a_headers_parameter_is_blamed_on_the_default() {
+    let (algorithm, _, signature) = VECTOR_A[0];
+    let header = header_a(algorithm, "", signature);
+    let err = verify_with(&header, &without_date()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the Signature header has no `headers` parameter, so it signs `date` by default, but \
+         the request has no Date header; send a Date header or list the headers you sign in a \
+         headers parameter"
+    );
+}
+
+#[test]
+fn a_missing_date_that_the_headers_parameter_lists_is_named_as_listed() {
+    let (algorithm, list, signature) = VECTOR_A[1];
+    let header = header_a(algorithm, list, signature);
+    let err = verify_with(&header, &without_date()).unwrap_err();
+    assert_eq!(
+        err,
+        VerifyError::SigningString(SigningStringError::MissingHeader {
+            name: "date".into()
+        })
+    );
+    assert_eq!(
+        err.to_string(),
+        "the Signature header lists `date` but the request has no Date header; \
+         send that header or remove it from the headers parameter"
     );
 }
 

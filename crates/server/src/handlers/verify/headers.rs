@@ -1,5 +1,6 @@
 //! The request headers a verification echoes back, credentials left out.
 
+use crate::request_id::REQUEST_ID;
 use axum::http::HeaderMap;
 use std::collections::BTreeMap;
 
@@ -31,12 +32,13 @@ pub fn is_credential(name: &str) -> bool {
     CREDENTIALS.contains(&name) || CREDENTIAL_WORDS.iter().any(|word| name.contains(word))
 }
 
-/// Every header but the credentials, names lowercased, repeated values joined by `, `.
-pub fn echoed(headers: &HeaderMap) -> BTreeMap<String, String> {
+/// Every header the client sent but the credentials, names lowercased, repeated values
+/// joined by `, `. `request_id_made_here` leaves out the `x-request-id` the server added.
+pub fn echoed(headers: &HeaderMap, request_id_made_here: bool) -> BTreeMap<String, String> {
     let mut echoed: BTreeMap<String, String> = BTreeMap::new();
     for (name, value) in headers {
         let name = name.as_str().to_ascii_lowercase();
-        if is_credential(&name) {
+        if is_credential(&name) || (request_id_made_here && name == REQUEST_ID.as_str()) {
             continue;
         }
         let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
@@ -76,9 +78,17 @@ mod tests {
             );
         }
         headers.append("accept", "text/plain".parse().unwrap());
-        let echoed = echoed(&headers);
+        let echoed = echoed(&headers, false);
         let names: Vec<_> = echoed.keys().map(String::as_str).collect();
         assert_eq!(names, ["accept", "date", "digest"]);
         assert_eq!(echoed["accept"], "application/json, text/plain");
+    }
+
+    #[test]
+    fn a_request_id_is_echoed_only_when_the_client_sent_it() {
+        let mut headers = HeaderMap::new();
+        headers.insert(REQUEST_ID, "trace-1".parse().unwrap());
+        assert_eq!(echoed(&headers, false)["x-request-id"], "trace-1");
+        assert!(echoed(&headers, true).is_empty());
     }
 }
