@@ -231,7 +231,7 @@ impl<'a> Checker<'a> {
     fn category(&mut self, tree: &CategoryTree) -> Option<u32> {
         let id = match self.object.get("categoryId") {
             None | Some(Value::Null) => return self.fail("categoryId", "is required"),
-            Some(Value::Number(number)) => number.as_u64(),
+            Some(Value::Number(number)) => whole_number(number),
             Some(Value::String(text))
                 if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) =>
             {
@@ -343,6 +343,18 @@ impl<'a> Checker<'a> {
             date: date?,
         }))
     }
+}
+
+/// The value of a JSON number that is a whole number: `1335`, and also
+/// `1335.0` or `1.335e3`, which are the same number to JSON (Python's `json`
+/// writes a float id that way).
+fn whole_number(number: &serde_json::Number) -> Option<u64> {
+    number.as_u64().or_else(|| {
+        number
+            .as_f64()
+            .filter(|value| value.fract() == 0.0 && (0.0..=u64::MAX as f64).contains(value))
+            .map(|value| value as u64)
+    })
 }
 
 /// `YYYY-MM-DD`, or an RFC 3339 date-time (its calendar date is kept).

@@ -28,6 +28,38 @@ fn fields(result: Result<ValidatedJob, Vec<FieldError>>) -> Vec<String> {
 }
 
 #[test]
+fn a_category_id_is_any_json_number_that_is_a_whole_number() {
+    // JSON does not tell 1335 from 1335.0 or 1.335e3; Python writes a float id as 1335.0.
+    for id in [
+        json!(1335),
+        json!(1335.0),
+        json!(1.335e3),
+        json!("1335"),
+        json!("01335"),
+    ] {
+        let valid = validate(&with("categoryId", id.clone()), tree());
+        assert_eq!(valid.map(|j| j.category_id), Ok(1335), "{id}");
+    }
+    for id in [
+        json!(1335.5),
+        json!(-1335),
+        json!(0),
+        json!(0.0),
+        json!(1e300),
+        json!("13 35"),
+        json!("1335.0"),
+        json!(""),
+        json!(true),
+    ] {
+        assert_eq!(
+            fields(validate(&with("categoryId", id.clone()), tree())),
+            ["categoryId"],
+            "{id}"
+        );
+    }
+}
+
+#[test]
 fn the_documented_phone_pattern_accepts_exactly_what_parse_accepts() {
     let documented = regex::Regex::new(rules::PHONE_PATTERN).unwrap();
     let spec = regex::Regex::new(rules::SPEC_PHONE_PATTERN).unwrap();
