@@ -9,6 +9,7 @@ mod attachments;
 mod attachments_edges;
 mod auth;
 mod categories;
+mod conformance_requests;
 mod delivery;
 mod errors;
 mod jobs;
