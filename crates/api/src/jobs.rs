@@ -1,5 +1,7 @@
 //! Jobs: `POST /jobs` (and its multipart twin) and `GET /jobs/{id}`.
 
+pub mod rules;
+
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -12,30 +14,31 @@ pub const IDEMPOTENCY_REPLAYED: &str = "idempotency-replayed";
 ///
 /// The server checks every member and lists every problem in one 400 (it does
 /// not stop at the first), so this type documents the shape; the server reads
-/// the JSON itself.
+/// the JSON itself. The member rules of the OpenAPI schema come from [`rules`],
+/// the constants validation applies.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct JobRequest {
     /// A category id from `/api/v1/category`: a JSON number, or a string of digits.
-    #[schema(value_type = u32, example = 1335)]
+    #[schema(schema_with = rules::category_id_schema)]
     pub category_id: serde_json::Value,
     /// What needs doing: more than 10 characters once trimmed.
-    #[schema(example = "Boiler not working, no hot water since Monday.")]
+    #[schema(schema_with = rules::description_schema)]
     pub description: String,
     /// The homeowner's e-mail address.
-    #[schema(example = "sam.jones@example.com")]
+    #[schema(schema_with = rules::email_schema)]
     pub email: String,
-    /// The homeowner's phone number: `^\+?\d{5,15}$`.
-    #[schema(example = "07900000000")]
+    /// The homeowner's phone number: `^\+?\d{5,15}$` once separators are removed.
+    #[schema(schema_with = rules::phone_schema)]
     pub phone: String,
     /// Not blank.
-    #[schema(example = "Sam")]
+    #[schema(schema_with = rules::short_text_schema)]
     pub first_name: String,
     /// Not blank.
-    #[schema(example = "Jones")]
+    #[schema(schema_with = rules::short_text_schema)]
     pub last_name: String,
     /// A UK postcode, any case, with or without the space.
-    #[schema(example = "SW1A 1AA")]
+    #[schema(schema_with = rules::postcode_schema)]
     pub postcode: String,
     /// Where the work is, when the affiliate has it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -45,34 +48,39 @@ pub struct JobRequest {
     pub preferred_start: Option<PreferredStart>,
 }
 
-/// A postal address.
+/// A postal address. Unknown members are ignored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Address {
     /// Required, not blank.
+    #[schema(schema_with = rules::short_text_schema)]
     pub line1: String,
     /// Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = rules::optional_line_schema)]
     pub line2: Option<String>,
     /// Optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = rules::optional_line_schema)]
     pub line3: Option<String>,
     /// Required, not blank.
+    #[schema(schema_with = rules::short_text_schema)]
     pub city: String,
     /// Required, a UK postcode.
+    #[schema(schema_with = rules::postcode_schema)]
     pub postcode: String,
 }
 
-/// The homeowner's preferred start.
+/// The homeowner's preferred start. Unknown members are ignored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PreferredStart {
     /// One of the ids of `GET /preferred-start-options`.
-    #[schema(example = "WITHIN_2_WEEKS")]
+    #[schema(value_type = crate::PreferredStartId, example = "WITHIN_2_WEEKS")]
     pub id: String,
     /// A calendar date `YYYY-MM-DD` (an RFC 3339 date-time is also accepted).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(example = "2026-12-01")]
+    #[schema(schema_with = rules::date_schema)]
     pub date: Option<String>,
 }
 

@@ -27,10 +27,10 @@ const SCHEME_DESCRIPTION: &str = "HTTP Signatures (draft-cavage, pre-11), HMAC.\
 `Authorization: Signature keyId=\"KEY_ID\",algorithm=\"hmac-sha256\",headers=\"(request-target) host date digest content-length\",signature=\"BASE64\"` \
 (the same value may be sent in a `Signature` header instead).\n\n\
 - `algorithm`: `hmac-sha1`, `hmac-sha256` or `hmac-sha512`.\n\
-- `headers`: the covered names in order; when absent only `date` is covered. `date` must always be covered.\n\
+- `headers`: the covered names in order; when absent only `date` is covered. `date` must be covered, or else `(created)` with a `created` parameter (Unix seconds, as later drafts sign); `(expires)` with `expires` is honoured too.\n\
 - Signing string: for each name, `(request-target): <lowercased method> <path?query>` or `<lowercased name>: <trimmed value>`, joined by `\\n`, no trailing newline. The path may be the full path (`/v1/affiliate-job/jobs`) or relative to the base path (`/jobs`).\n\
 - `signature`: Base64 of HMAC(secret, signing string), the secret taken as its UTF-8 bytes.\n\
-- `Date`: an HTTP date or an RFC 3339 timestamp within 300 seconds of the server clock.\n\
+- `Date` (or `created`): an HTTP date or an RFC 3339 timestamp within 300 seconds of the server clock.\n\
 - When `digest` (`SHA-256=` or `SHA-512=`, RFC 3230) or `content-digest` (RFC 9530) is covered, it is checked against the raw body.\n\
 - A key may require more coverage, e.g. `(request-target) host date digest`.\n\n\
 A refused signature answers 401 with `WWW-Authenticate: Signature` and a problem body whose `detail` says what to fix; on a MAC mismatch it shows the signing string the server built.";

@@ -69,3 +69,54 @@ async fn plain_text_detail(status: StatusCode, body: Body) -> String {
         other => other.canonical_reason().unwrap_or("Error").to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ApiError;
+    use axum::routing::get;
+    use axum::Router;
+    use tower::ServiceExt;
+
+    #[tokio::test]
+    async fn a_server_failure_is_a_500_problem_that_shows_no_internal_text() {
+        let app = Router::new()
+            .route(
+                "/v1/affiliate-job/trades/search",
+                get(|| async {
+                    ApiError::Internal("connection to postgres://user:hunter2@db refused".into())
+                }),
+            )
+            .layer(axum::middleware::from_fn(problem_layer));
+        let request = Request::get("/v1/affiliate-job/trades/search?postcode=SW1A1AA&category=10")
+            .body(Body::empty())
+            .unwrap();
+        let response = app.oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(
+            response.headers()[header::CONTENT_TYPE],
+            PROBLEM_CONTENT_TYPE
+        );
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        let problem: Problem = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(
+            (
+                problem.status,
+                problem.title.as_str(),
+                problem.instance.as_str()
+            ),
+            (
+                500,
+                "Internal Server Error",
+                "/v1/affiliate-job/trades/search"
+            )
+        );
+        assert_eq!(
+            problem.type_uri,
+            "https://www.rfc-editor.org/rfc/rfc9110#status.500"
+        );
+        assert!(!problem.detail.contains("hunter2") && !problem.detail.contains("postgres"));
+    }
+}

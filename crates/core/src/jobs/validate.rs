@@ -3,6 +3,7 @@
 use crate::categories::CategoryTree;
 use crate::email::Email;
 use crate::postcode::Postcode;
+use intake_api::jobs::rules;
 use intake_api::PreferredStartId;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -10,10 +11,13 @@ use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Date, OffsetDateTime};
 
+#[cfg(test)]
+mod tests;
+
 /// Longest description accepted, in characters.
-pub const MAX_DESCRIPTION: usize = 5000;
+pub const MAX_DESCRIPTION: usize = rules::DESCRIPTION_MAX_CHARS;
 /// Longest name or address line accepted, in characters.
-pub const MAX_SHORT_TEXT: usize = 200;
+pub const MAX_SHORT_TEXT: usize = rules::SHORT_TEXT_MAX_CHARS;
 
 /// A job whose every member passed its checks.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,7 +76,7 @@ impl Phone {
     pub fn parse(text: &str) -> Option<Phone> {
         let compact: String = text
             .chars()
-            .filter(|c| !matches!(c, ' ' | '-' | '.' | '(' | ')'))
+            .filter(|c| !rules::PHONE_SEPARATORS.contains(c))
             .collect();
         let digits = compact.strip_prefix('+').unwrap_or(&compact);
         ((5..=15).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()))
@@ -117,7 +121,7 @@ pub fn validate(body: &Value, tree: &CategoryTree) -> Result<ValidatedJob, Vec<F
     let category_id = check.category(tree);
     let description = check.text(
         "description",
-        11,
+        rules::DESCRIPTION_MIN_CHARS,
         MAX_DESCRIPTION,
         "must be more than 10 characters once trimmed",
     );
@@ -227,7 +231,7 @@ impl<'a> Checker<'a> {
     fn category(&mut self, tree: &CategoryTree) -> Option<u32> {
         let id = match self.object.get("categoryId") {
             None | Some(Value::Null) => return self.fail("categoryId", "is required"),
-            Some(Value::Number(number)) => number.as_u64(),
+            Some(Value::Number(number)) => whole_number(number),
             Some(Value::String(text))
                 if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) =>
             {
@@ -339,6 +343,18 @@ impl<'a> Checker<'a> {
             date: date?,
         }))
     }
+}
+
+/// The value of a JSON number that is a whole number: `1335`, and also
+/// `1335.0` or `1.335e3`, which are the same number to JSON (Python's `json`
+/// writes a float id that way).
+fn whole_number(number: &serde_json::Number) -> Option<u64> {
+    number.as_u64().or_else(|| {
+        number
+            .as_f64()
+            .filter(|value| value.fract() == 0.0 && (0.0..=u64::MAX as f64).contains(value))
+            .map(|value| value as u64)
+    })
 }
 
 /// `YYYY-MM-DD`, or an RFC 3339 date-time (its calendar date is kept).

@@ -149,3 +149,45 @@ fn from_str_and_ordering_follow_the_normal_form() {
     assert!(a < c);
     assert_eq!(String::from(c), "B2 1AA");
 }
+
+#[test]
+fn the_documented_pattern_accepts_exactly_what_parse_accepts() {
+    // The OpenAPI document states `intake_api::jobs::rules::POSTCODE_PATTERN`;
+    // an input it allows and parse refuses (or the reverse) is a lie in the document.
+    let documented = regex::Regex::new(intake_api::jobs::rules::POSTCODE_PATTERN).unwrap();
+    let outwards = [
+        "M1", "M60", "W1A", "CR2", "DN55", "EC1A", "SW1A", "GIR", "AI1", "AZ1", "QA1", "X1",
+        "SWA1", "SW123", "1A", "", "A", "AB1C2",
+    ];
+    let inwards = ["0AA", "1AE", "9ZZ", "1A", "11A", "AAA", "0AAX", ""];
+    let separators = ["", " ", "  ", "\t", "-", " \n"];
+    let mut inputs: Vec<String> = Vec::new();
+    for outward in outwards {
+        for inward in inwards {
+            for separator in separators {
+                let joined = format!("{outward}{separator}{inward}");
+                inputs.push(joined.to_ascii_lowercase());
+                inputs.push(format!(" {joined} "));
+                inputs.push(joined);
+            }
+        }
+    }
+    inputs.extend(
+        [
+            "ŚW1A 1AA",
+            "gIr 0aA",
+            "GIR 0AB",
+            "GIR 1AA",
+            "XSW1A 1AA",
+            "junkGIR 0AA",
+        ]
+        .map(String::from),
+    );
+    for input in &inputs {
+        assert_eq!(
+            documented.is_match(input),
+            Postcode::parse(input).is_ok(),
+            "{input:?}: the documented pattern and parse disagree"
+        );
+    }
+}

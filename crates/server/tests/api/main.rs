@@ -10,6 +10,7 @@ mod attachments_edges;
 mod auth;
 mod categories;
 mod conformance;
+mod conformance_requests;
 mod delivery;
 mod errors;
 mod jobs;

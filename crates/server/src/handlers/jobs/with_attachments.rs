@@ -29,7 +29,8 @@ use utoipa::ToSchema;
 #[derive(ToSchema)]
 #[allow(dead_code)]
 pub struct JobWithAttachmentsForm {
-    /// The job as a JSON string, exactly the body of `POST /jobs` (see `JobRequest`).
+    /// The job as a JSON string, exactly the body of `POST /jobs` (see
+    /// `JobRequest`); `categoryId` may be a number or a string of digits.
     #[schema(
         example = r#"{"categoryId":1335,"description":"Boiler not working, no hot water since Monday.","email":"sam.jones@example.com","phone":"07900000000","firstName":"Sam","lastName":"Jones","postcode":"SW1A 1AA"}"#
     )]
@@ -37,7 +38,7 @@ pub struct JobWithAttachmentsForm {
     /// 0 to 5 photos, one per `images` part, each at most 10 MiB and 40
     /// megapixels: JPEG, PNG, WebP or GIF, judged by content. Metadata (EXIF,
     /// GPS, text chunks, ICC) is removed; the file name is kept as a label only.
-    #[schema(value_type = Vec<String>, format = Binary, required = false)]
+    #[schema(value_type = Vec<String>, format = Binary, required = false, max_items = 5)]
     images: Vec<Vec<u8>>,
 }
 
