@@ -86,7 +86,7 @@ pub struct TradeItem {
     /// One line on the reviews, `Rated 9.58 out of 10 from 23 reviews`;
     /// absent when the trade has no reviews.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(example = "Rated 9.58 out of 10 from 23 reviews")]
+    #[schema(nullable = false, example = "Rated 9.58 out of 10 from 23 reviews")]
     pub reviews_summary: Option<String>,
 }
 
