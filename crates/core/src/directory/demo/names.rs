@@ -95,8 +95,9 @@ fn one<'a>(rng: &mut impl Rng, words: &[&'a str]) -> &'a str {
     words[rng.gen_range(0..words.len())]
 }
 
-/// A trading name for a trade of parent `parent` whose trade words are
-/// `trade` (e.g. "Plumbing & Heating"), based in postcode area `area` (e.g. `SW`).
+/// A trading name for a trade whose main parent is `parent` and whose kind of
+/// business is called `trade` (e.g. "Plumbing & Heating"), based in postcode
+/// area `area` (e.g. `SW`).
 pub(super) fn company_name(rng: &mut impl Rng, parent: u32, trade: &str, area: &str) -> String {
     let surname = one(rng, &SURNAME_LIST);
     let stem = match rng.gen_range(0..100) {

@@ -1,6 +1,9 @@
 use super::*;
+use crate::directory::index::DirectoryIndex;
 use std::collections::HashSet;
 use std::sync::OnceLock;
+
+mod names;
 
 fn tree() -> &'static CategoryTree {
     CategoryTree::embedded()
@@ -14,6 +17,33 @@ fn geography() -> &'static Geography {
 fn small_directory() -> &'static [TradeRecord] {
     static DIRECTORY: OnceLock<Vec<TradeRecord>> = OnceLock::new();
     DIRECTORY.get_or_init(|| generate(&DemoOptions::new(2_000), tree(), geography()))
+}
+
+/// The directory `intake serve` loads (10,000 trades, seed 2021), made once.
+struct Full {
+    records: Vec<TradeRecord>,
+    /// The index a server builds from the stored trades.
+    index: DirectoryIndex,
+}
+
+fn full() -> &'static Full {
+    static FULL: OnceLock<Full> = OnceLock::new();
+    FULL.get_or_init(|| {
+        let options = DemoOptions::new(MIN_TRADES_FOR_FULL_COVERAGE);
+        let records = generate(&options, tree(), geography());
+        let indexed = (records.iter())
+            .map(|record| {
+                let valid = record.clone().validate(tree(), geography());
+                valid
+                    .map(|valid| valid.indexed())
+                    .unwrap_or_else(|problems| panic!("trade {}: {problems:?}", record.company_id))
+            })
+            .collect();
+        Full {
+            records,
+            index: DirectoryIndex::new(indexed),
+        }
+    })
 }
 
 fn share(records: &[TradeRecord], test: impl Fn(&TradeRecord) -> bool) -> f64 {
@@ -144,14 +174,10 @@ fn company_ids_are_unique_and_sequential() {
 
 #[test]
 fn at_the_full_coverage_size_every_common_category_reaches_every_district() {
-    let records = generate(
-        &DemoOptions::new(MIN_TRADES_FOR_FULL_COVERAGE),
-        tree(),
-        geography(),
-    );
+    let records = &full().records;
     for &category in COMMON_CATEGORIES {
         assert_eq!(
-            uncovered_districts(&records, category, tree(), geography()),
+            uncovered_districts(records, category, tree(), geography()),
             Vec::<String>::new(),
             "category {category}"
         );

@@ -1,7 +1,7 @@
 //! One demo trade: where it is based, how far it travels, what it does, its
 //! name, how leads reach it, its reviews and photos.
 
-use super::demand::{trade_words, Demand};
+use super::demand::{Demand, Kind};
 use super::places::Places;
 use super::{images, names, reviews, MAX_DEMO_RADIUS_MILES};
 use crate::categories::CategoryTree;
@@ -19,7 +19,7 @@ pub(super) struct TradeMaker<'a> {
     pub tree: &'a CategoryTree,
     /// Where trades can be based.
     pub places: &'a Places,
-    /// How often each parent is a trade's line of work.
+    /// The kinds of business and how common each is.
     pub demand: Demand,
     /// Reviews are written before this day.
     pub today: Date,
@@ -33,20 +33,11 @@ impl TradeMaker<'_> {
         let near = self.places.within(&base.point, 10.0);
         let radius = radius(rng, near.len() < RURAL_NEIGHBOURS);
 
-        let main = self
-            .demand
-            .pick(rng, &[])
-            .expect("a category tree has a parent");
-        let mut categories = Vec::new();
-        register(rng, self.tree, main, &mut categories);
-        if rng.gen_bool(0.25) {
-            if let Some(second) = self.demand.pick_second(rng, main) {
-                register(rng, self.tree, second, &mut categories);
-            }
-        }
+        let kind = &self.demand.kinds()[self.demand.pick(rng)];
+        let categories = categories(rng, self.tree, kind);
 
-        let words = trade_words(self.tree, main, rng);
-        let company_name = names::company_name(rng, main, &words, area_of(code));
+        let words = &kind.words[rng.gen_range(0..kind.words.len())];
+        let company_name = names::company_name(rng, kind.main, words, area_of(code));
         let logo_url = rng
             .gen_bool(0.7)
             .then(|| format!("https://images.example-trades.co.uk/logos/{company_id}.png"));
@@ -138,11 +129,29 @@ fn radius(rng: &mut impl Rng, rural: bool) -> f64 {
     f64::from(miles).min(MAX_DEMO_RADIUS_MILES)
 }
 
+/// What a trade of `kind` registers for: its main parent, and each of the
+/// other categories it does with that category's chance.
+fn categories(rng: &mut impl Rng, tree: &CategoryTree, kind: &Kind) -> Vec<u32> {
+    let mut categories = Vec::new();
+    register(rng, tree, kind.main, &mut categories);
+    for &(category, percent) in &kind.also {
+        if rng.gen_range(0..100) >= percent {
+            continue;
+        }
+        if tree.get(category).is_some_and(|c| c.parent.is_none()) {
+            register(rng, tree, category, &mut categories);
+        } else if !categories.contains(&category) {
+            categories.push(category);
+        }
+    }
+    categories
+}
+
 /// Registers the trade for `parent` itself (six in ten) and one to four of
-/// its sub categories, in tree order.
+/// its sub categories, in tree order; nothing registered already.
 fn register(rng: &mut impl Rng, tree: &CategoryTree, parent: u32, categories: &mut Vec<u32>) {
     let subs: Vec<u32> = tree.children(parent).map(|sub| sub.id).collect();
-    if subs.is_empty() || rng.gen_bool(0.6) {
+    if (subs.is_empty() || rng.gen_bool(0.6)) && !categories.contains(&parent) {
         categories.push(parent);
     }
     let count = rng.gen_range(1..=4usize).min(subs.len());
@@ -153,7 +162,11 @@ fn register(rng: &mut impl Rng, tree: &CategoryTree, parent: u32, categories: &m
     }
     let mut chosen = positions[..count].to_vec();
     chosen.sort_unstable();
-    categories.extend(chosen.into_iter().map(|position| subs[position]));
+    for sub in chosen.into_iter().map(|position| subs[position]) {
+        if !categories.contains(&sub) {
+            categories.push(sub);
+        }
+    }
 }
 
 /// A webhook for six trades in ten, an e-mail address for eight, always one.
