@@ -21,6 +21,17 @@ pub(super) struct Kind {
     pub also: Vec<(u32, u32)>,
 }
 
+impl Kind {
+    /// Whether a trade of this kind may register for `category`: its main
+    /// parent or one of the others it does, any of their sub categories, or
+    /// one of the sub categories it does.
+    pub fn owns(&self, tree: &CategoryTree, category: u32) -> bool {
+        let parent = tree.get(category).map(|c| c.parent.unwrap_or(c.id));
+        (std::iter::once(self.main).chain(self.also.iter().map(|also| also.0)))
+            .any(|line| line == category || Some(line) == parent)
+    }
+}
+
 /// The kinds of business of a tree with their demand weights, ready to sample.
 #[derive(Debug)]
 pub(super) struct Demand {

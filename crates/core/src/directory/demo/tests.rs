@@ -3,6 +3,7 @@ use crate::directory::index::DirectoryIndex;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
+mod full;
 mod names;
 
 fn tree() -> &'static CategoryTree {
@@ -19,9 +20,18 @@ fn small_directory() -> &'static [TradeRecord] {
     DIRECTORY.get_or_init(|| generate(&DemoOptions::new(2_000), tree(), geography()))
 }
 
-/// The directory `intake serve` loads (10,000 trades, seed 2021), made once.
+/// The directory `intake serve` loads (10,000 trades, seed 2021), made once:
+/// [`generate`] is [`draft`] then [`adjust`], kept apart here to compare.
 struct Full {
+    /// The trades before the coverage adjustment.
+    draft: Vec<TradeRecord>,
+    /// The trades after it, as [`generate`] returns them.
     records: Vec<TradeRecord>,
+    /// Each trade's kind of business, an index into `demand.kinds()`.
+    kinds: Vec<usize>,
+    demand: Demand,
+    /// District and category pairs with an uncovered place before the adjustment.
+    uncovered: usize,
     /// The index a server builds from the stored trades.
     index: DirectoryIndex,
 }
@@ -30,8 +40,12 @@ fn full() -> &'static Full {
     static FULL: OnceLock<Full> = OnceLock::new();
     FULL.get_or_init(|| {
         let options = DemoOptions::new(MIN_TRADES_FOR_FULL_COVERAGE);
-        let records = generate(&options, tree(), geography());
-        let indexed = (records.iter())
+        let places = Places::new(geography());
+        let demand = Demand::new(tree());
+        let mut adjusted = draft(&options, tree(), &places, &demand);
+        let draft = adjusted.records.clone();
+        let uncovered = adjust(&mut adjusted, tree(), &places, &demand);
+        let indexed = (adjusted.records.iter())
             .map(|record| {
                 let valid = record.clone().validate(tree(), geography());
                 valid
@@ -40,7 +54,11 @@ fn full() -> &'static Full {
             })
             .collect();
         Full {
-            records,
+            draft,
+            records: adjusted.records,
+            kinds: adjusted.kinds,
+            demand,
+            uncovered,
             index: DirectoryIndex::new(indexed),
         }
     })
@@ -173,9 +191,9 @@ fn company_ids_are_unique_and_sequential() {
 }
 
 #[test]
-fn at_the_full_coverage_size_every_common_category_reaches_every_district() {
+fn at_the_full_coverage_size_every_common_and_busy_category_reaches_every_district() {
     let records = &full().records;
-    for &category in COMMON_CATEGORIES {
+    for &category in COMMON_CATEGORIES.iter().chain(BUSY_SUB_CATEGORIES) {
         assert_eq!(
             uncovered_districts(records, category, tree(), geography()),
             Vec::<String>::new(),
