@@ -12,16 +12,19 @@
 //! [`DemoOptions::seed`], whose stream is the same on every platform and
 //! version of `rand_chacha`.
 //!
-//! From [`MIN_TRADES_FOR_FULL_COVERAGE`] trades up, every postcode of Great
-//! Britain is served in each of the [`COMMON_CATEGORIES`] and
-//! [`BUSY_SUB_CATEGORIES`]: after the random trades are made, a trade whose
-//! kind does the category takes it on, widens its radius or lists the
-//! district wherever a postcode would be left without one.
+//! From [`MIN_TRADES_FOR_FULL_COVERAGE`] trades up, every postcode of the UK
+//! is served in each of the [`COMMON_CATEGORIES`] and
+//! [`BUSY_SUB_CATEGORIES`]: the last trades are local ones of Northern
+//! Ireland, the Channel Islands and the Isle of Man, which have no
+//! coordinates and are reached only by listed districts, and in Great Britain
+//! a trade whose kind does the category takes it on, widens its radius or
+//! lists the district wherever a postcode would be left without one.
 
 mod coverage;
 mod demand;
 mod images;
 mod kinds;
+mod local;
 mod names;
 mod places;
 mod review_words;
@@ -51,23 +54,28 @@ pub const DEFAULT_SEED: u64 = 2021;
 /// coverage adjustment).
 pub const MAX_DEMO_RADIUS_MILES: f64 = 40.0;
 
-/// The size from which [`generate`] guarantees that every postcode of Great
-/// Britain is served in each of the [`COMMON_CATEGORIES`] and
-/// [`BUSY_SUB_CATEGORIES`], and the size of the directory a first `intake
-/// serve` loads.
+/// The size from which [`generate`] guarantees that every postcode of the UK
+/// is served in each of the [`COMMON_CATEGORIES`] and [`BUSY_SUB_CATEGORIES`],
+/// and the size of the directory a first `intake serve` loads.
 ///
-/// Trades follow population, so the places a random directory leaves
-/// unserved are the sparse ones (the Highlands and islands, mid Wales, the
-/// Borders) and their number falls slowly with size. At 10,000 trades (seed
-/// 2021) 3,097 of the 71,625 district and category pairs have a district or
-/// sector centroid no trade covers before the adjustment (55 for Central
-/// Heating to 300 for Locksmith, then 21 for Gas Boiler Installation to 194
-/// for Domestic Cleaning once their parents are done); closing them changes
-/// 292 trades (3%): 203 widen their radius, by 13 miles on average, 110 list
-/// remote districts explicitly and 128 register for a category their kind
-/// does (some do two of these). At 5,000 trades the same would change 8% of
-/// the directory, too much for it still to look random; below this size no
-/// adjustment is made.
+/// Northern Ireland, the Channel Islands and the Isle of Man get local trades
+/// listing their districts: the last 108 trades, one of each common category
+/// in each of 9 regions (6 of Northern Ireland, Jersey, Guernsey, Man; see
+/// `data/uk-districts-without-coordinates.csv`). That is 1% of the directory
+/// where their population would give 3%, enough for every district to be served.
+///
+/// In Great Britain trades follow population, so the places a random
+/// directory leaves unserved are the sparse ones (the Highlands and islands,
+/// mid Wales, the Borders) and their number falls slowly with size. At 10,000
+/// trades (seed 2021) 3,150 of the 71,625 district and category pairs have a
+/// district or sector centroid no trade covers before the adjustment (55 for
+/// Central Heating to 300 for Locksmith, then 21 for Gas Boiler Installation
+/// to 194 for Domestic Cleaning once their parents are done); closing them
+/// changes 295 trades (3%): 207 widen their radius, by 12 miles on average,
+/// 110 list remote districts explicitly and 130 register for a category their
+/// kind does (some do two of these). At 5,000 trades the same would change 8%
+/// of the directory, too much for it still to look random; below this size
+/// no adjustment is made and there are no local trades.
 pub const MIN_TRADES_FOR_FULL_COVERAGE: usize = 10_000;
 
 /// The parent categories with the most demand, served everywhere from
@@ -146,7 +154,9 @@ struct Draft {
     kinds: Vec<usize>,
 }
 
-/// The trades of `options`, drawn at random.
+/// The trades of `options`: all drawn at random across Great Britain, except
+/// that from [`MIN_TRADES_FOR_FULL_COVERAGE`] the last ones are the local
+/// trades of the places without coordinates ([`local::plan`]).
 fn draft(options: &DemoOptions, tree: &CategoryTree, places: &Places, demand: &Demand) -> Draft {
     let maker = trade::TradeMaker {
         tree,
@@ -154,6 +164,12 @@ fn draft(options: &DemoOptions, tree: &CategoryTree, places: &Places, demand: &D
         demand,
         today: options.now.to_offset(UtcOffset::UTC).date(),
     };
+    let local = if options.trades >= MIN_TRADES_FOR_FULL_COVERAGE {
+        local::plan(demand)
+    } else {
+        Vec::new()
+    };
+    let random = options.trades.saturating_sub(local.len());
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut draft = Draft {
         records: Vec::with_capacity(options.trades),
@@ -161,7 +177,11 @@ fn draft(options: &DemoOptions, tree: &CategoryTree, places: &Places, demand: &D
         kinds: Vec::with_capacity(options.trades),
     };
     for n in 0..options.trades {
-        let made = maker.trade(&mut rng, options.first_company_id + n as u64);
+        let company_id = options.first_company_id + n as u64;
+        let made = match n.checked_sub(random).and_then(|at| local.get(at)) {
+            None => maker.trade(&mut rng, company_id),
+            Some(&(region, kind)) => maker.local_trade(&mut rng, company_id, region, kind),
+        };
         draft.records.push(made.record);
         draft.bases.push(made.base);
         draft.kinds.push(made.kind);

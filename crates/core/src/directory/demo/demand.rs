@@ -86,4 +86,9 @@ impl Demand {
         }
         0
     }
+
+    /// The index of the first kind whose main parent is `parent`.
+    pub fn first_of(&self, parent: u32) -> Option<usize> {
+        self.kinds.iter().position(|kind| kind.main == parent)
+    }
 }

@@ -9,7 +9,9 @@
 /// Every word of a kind's names must fit every category it may register for:
 /// a "Plumbing & Heating" firm does heating, a "Heating" firm does not do
 /// plumbing, and nothing named for plastering, cleaning or blinds registers for
-/// heating. Weights are relative (30 for all plumbing against 1 for a niche).
+/// heating. Weights are relative (30 for all plumbing against 1 for a niche);
+/// the first kind of a main parent is the one local trades of
+/// [`super::local`] are made of.
 pub(super) type KindSpec = (u32, u32, &'static [&'static str], &'static [(u32, u32)]);
 
 pub(super) const KINDS: &[KindSpec] = &[

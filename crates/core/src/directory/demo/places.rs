@@ -212,7 +212,8 @@ fn scan(
     }
 }
 
-fn letter(rng: &mut impl Rng) -> char {
+/// A letter an inward code may end with.
+pub(super) fn letter(rng: &mut impl Rng) -> char {
     char::from(INWARD_LETTERS[rng.gen_range(0..INWARD_LETTERS.len())])
 }
 

@@ -203,7 +203,7 @@ fn at_the_full_coverage_size_every_common_and_busy_category_reaches_every_distri
     assert!(records.iter().all(|r| r
         .coverage
         .radius_miles
-        .is_some_and(|radius| radius <= MAX_DEMO_RADIUS_MILES)));
+        .is_none_or(|radius| radius <= MAX_DEMO_RADIUS_MILES)));
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! name, how leads reach it, its reviews and photos.
 
 use super::demand::{Demand, Kind};
-use super::places::Places;
+use super::local::Region;
+use super::places::{letter, Places};
 use super::{images, names, reviews, BUSY_SUB_CATEGORIES, MAX_DEMO_RADIUS_MILES};
 use crate::categories::CategoryTree;
 use crate::directory::record::{Coverage, Delivery, TradeRecord};
@@ -80,6 +81,51 @@ impl TradeMaker<'_> {
         Made {
             record,
             base: Some(base.point),
+            kind,
+        }
+    }
+
+    /// The trade `company_id` of the kind `kind`, based in `region` (a place
+    /// without coordinates) and listing every district of it. It is active and
+    /// registers for every busy sub category of its main parent, since it may
+    /// be the only trade of its line there.
+    pub fn local_trade(
+        &self,
+        rng: &mut impl Rng,
+        company_id: u64,
+        region: &Region,
+        kind: usize,
+    ) -> Made {
+        let district = region.homes[rng.gen_range(0..region.homes.len())];
+        let postcode = format!(
+            "{district} {}{}{}",
+            rng.gen_range(1..=9),
+            letter(rng),
+            letter(rng)
+        );
+        let mut districts = vec![district];
+        districts.extend(region.homes.iter().filter(|d| **d != district).take(7));
+        let home = Home {
+            postcode,
+            districts,
+            coverage: Coverage {
+                radius_miles: None,
+                districts: region.districts.iter().map(|d| (*d).to_owned()).collect(),
+            },
+        };
+        let main = self.demand.kinds()[kind].main;
+        let mut categories = self.categories(rng, &self.demand.kinds()[kind]);
+        for &sub in BUSY_SUB_CATEGORIES {
+            let of_main = self.tree.get(sub).is_some_and(|c| c.parent == Some(main));
+            if of_main && !categories.contains(&sub) {
+                categories.push(sub);
+            }
+        }
+        let mut record = self.record(rng, company_id, kind, categories, home);
+        record.active = true;
+        Made {
+            record,
+            base: None,
             kind,
         }
     }

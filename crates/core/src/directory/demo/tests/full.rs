@@ -1,8 +1,9 @@
 //! The directory `intake serve` loads, asked through the index a server builds:
-//! every place of Great Britain is served in the common categories and their busiest
+//! every place of the UK is served in the common categories and their busiest
 //! sub categories, and the adjustment that makes it so stays small.
 
 use super::{full, geography, tree};
+use crate::directory::demo::local::regions;
 use crate::directory::demo::{BUSY_SUB_CATEGORIES, COMMON_CATEGORIES, MAX_DEMO_RADIUS_MILES};
 use crate::postcode::Postcode;
 use std::collections::BTreeSet;
@@ -19,8 +20,11 @@ fn served(postcode: &Postcode, category: u32) -> bool {
 }
 
 #[test]
-fn jobs_from_the_islands_and_the_far_north_are_served_in_every_common_and_busy_category() {
-    let postcodes = ["KW15 1BX", "HS1 2BD", "ZE2 9AA", "IV27 4AA"];
+fn jobs_from_northern_ireland_the_islands_and_the_far_north_are_served_in_every_common_and_busy_category(
+) {
+    let postcodes = [
+        "BT1 5GS", "BT48 6DQ", "JE2 3AB", "GY1 2HL", "IM1 1AA", "KW15 1BX", "HS1 2BD",
+    ];
     let mut unserved = Vec::new();
     for postcode in postcodes {
         let parsed = Postcode::parse(postcode).unwrap();
@@ -34,7 +38,7 @@ fn jobs_from_the_islands_and_the_far_north_are_served_in_every_common_and_busy_c
 }
 
 #[test]
-fn every_postcode_area_of_great_britain_is_served_in_every_common_and_busy_category() {
+fn every_postcode_area_of_the_uk_is_served_in_every_common_and_busy_category() {
     let mut areas = BTreeSet::new();
     let mut unserved = Vec::new();
     let mut check = |postcode: Postcode| {
@@ -58,12 +62,18 @@ fn every_postcode_area_of_great_britain_is_served_in_every_common_and_busy_categ
             .map_or('9', |(digit, _)| digit);
         check(Postcode::parse(&format!("{district} {outlying}AA")).unwrap());
     }
+    for region in regions() {
+        for district in &region.districts {
+            check(Postcode::parse(&format!("{district} 1AA")).unwrap());
+        }
+    }
     assert_eq!(unserved, Vec::<String>::new());
     let expected: BTreeSet<String> = (geography().districts())
         .map(|(district, _)| area(district))
+        .chain(["BT", "GY", "IM", "JE"].map(str::to_owned))
         .collect();
     assert_eq!(areas, expected);
-    assert_eq!(areas.len(), 120);
+    assert_eq!(areas.len(), 124);
 }
 
 /// The leading letters of a district.
@@ -72,6 +82,33 @@ fn area(district: &str) -> String {
         .chars()
         .take_while(char::is_ascii_alphabetic)
         .collect()
+}
+
+#[test]
+fn the_places_without_coordinates_have_active_local_trades_listing_their_districts() {
+    let local: Vec<_> = (full().records.iter())
+        .filter(|record| record.coverage.radius_miles.is_none())
+        .collect();
+    assert_eq!(local.len(), regions().len() * COMMON_CATEGORIES.len());
+    assert_eq!(regions().len(), 9);
+    for record in &local {
+        let area = area(&record.base_postcode);
+        assert!(
+            ["BT", "GY", "IM", "JE"].contains(&area.as_str()),
+            "{record:?}"
+        );
+        assert!(record.active);
+        let district = record.base_postcode.split(' ').next().unwrap();
+        let region = (regions().iter())
+            .find(|region| region.homes.contains(&district))
+            .unwrap_or_else(|| panic!("{} is based in a region", record.company_id));
+        assert_eq!(record.coverage.districts, region.districts);
+    }
+    let listed: usize = regions().iter().map(|region| region.districts.len()).sum();
+    assert_eq!(
+        listed, 108,
+        "81 in Northern Ireland, 5 in Jersey, 10 in Guernsey, 12 in Man"
+    );
 }
 
 #[test]
@@ -116,5 +153,5 @@ fn the_coverage_adjustment_changes_few_trades_and_only_within_their_kind() {
         registered,
     );
     // The figures documented on MIN_TRADES_FOR_FULL_COVERAGE.
-    assert_eq!(figures, (3097, 292, 203, 13.0, 110, 128));
+    assert_eq!(figures, (3150, 295, 207, 12.0, 110, 130));
 }
