@@ -1,5 +1,6 @@
 //! Which districts a category's trades cover, and the adjustment that makes a
-//! large demo directory cover every district for the common categories.
+//! large demo directory cover every postcode of Great Britain for the common
+//! categories and their busiest sub categories.
 
 use super::places::Places;
 use super::MAX_DEMO_RADIUS_MILES;
@@ -36,53 +37,98 @@ pub(super) fn covered(
     covered
 }
 
-/// Makes every district covered for `category`: for each uncovered district,
-/// in code order, the nearest trade serving the category widens its radius to
-/// reach it (to whole miles, at most [`MAX_DEMO_RADIUS_MILES`]) or, when it is
-/// further than that, lists the district explicitly. Returns how many
-/// districts were uncovered before.
+/// Makes every postcode of Great Britain covered for `category`: every
+/// district centroid and every sector centroid, the places a job is put at.
+///
+/// For each district with an uncovered place, in code order, a trade whose
+/// kind does the category (`owners`, active, with a base) takes it on: the
+/// nearest one whose radius already reaches the district's uncovered places,
+/// else the nearest one, widening its radius to reach them (to whole miles, at
+/// most [`MAX_DEMO_RADIUS_MILES`]) or, when they are further than that,
+/// listing the district. A trade not registered for anything the category
+/// reaches registers for the category itself. Returns how many districts had
+/// an uncovered place before.
 pub(super) fn complete(
     records: &mut [TradeRecord],
     bases: &[Option<Point>],
+    owners: &[bool],
     category: u32,
     tree: &CategoryTree,
     places: &Places,
 ) -> usize {
     let reach = reach_mask(tree, category);
-    let covered = covered(records, bases, category, tree, places);
-    let mut open: Vec<usize> = (0..covered.len())
-        .filter(|&index| !covered[index])
+    let mut covered = vec![false; places.points().len()];
+    for (record, base) in records.iter().zip(bases) {
+        if serves(record, &reach) {
+            mark(record, *base, places, &mut covered);
+        }
+    }
+    let open: Vec<usize> = (0..places.districts().len())
+        .filter(|&district| places.points_of(district).any(|point| !covered[point]))
         .collect();
-    let uncovered = open.len();
-    let candidates: Vec<(usize, Point)> = (records.iter().zip(bases).enumerate())
-        .filter_map(|(position, (record, base))| {
-            Some((position, (*base)?)).filter(|_| serves(record, &reach))
+    let candidates: Vec<(usize, Point)> = (records.iter().zip(bases).zip(owners).enumerate())
+        .filter_map(|(position, ((record, base), owner))| {
+            Some((position, (*base)?)).filter(|_| *owner && record.active)
         })
         .collect();
-    while let Some(&district) = open.first() {
-        let target = places.districts()[district].point;
-        let nearest = candidates
-            .iter()
-            .map(|&(position, base)| (position, base, base.distance_miles(&target)))
-            .min_by(|a, b| a.2.total_cmp(&b.2).then(a.0.cmp(&b.0)));
-        let Some((position, base, distance)) = nearest else {
+    for &district in &open {
+        let targets: Vec<Point> = (places.points_of(district))
+            .filter(|&point| !covered[point])
+            .map(|point| places.points()[point])
+            .collect();
+        if targets.is_empty() {
+            continue;
+        }
+        let farthest = |base: &Point| {
+            targets
+                .iter()
+                .map(|t| base.distance_miles(t))
+                .fold(0.0, f64::max)
+        };
+        let code = &places.districts()[district].code;
+        let nearest = (candidates.iter())
+            .map(|&(position, base)| {
+                let distance = farthest(&base);
+                let coverage = &records[position].coverage;
+                let reaches = distance <= coverage.radius_miles.unwrap_or(0.0)
+                    || coverage.districts.contains(code);
+                (position, base, distance, !reaches)
+            })
+            .min_by(|a, b| {
+                (a.3.cmp(&b.3))
+                    .then(a.2.total_cmp(&b.2))
+                    .then(a.0.cmp(&b.0))
+            });
+        let Some((position, base, distance, short)) = nearest else {
             break;
         };
         let record = &mut records[position];
-        let widened = distance.ceil();
-        if widened <= MAX_DEMO_RADIUS_MILES {
-            let radius = record.coverage.radius_miles.unwrap_or(0.0).max(widened);
-            record.coverage.radius_miles = Some(radius);
-            open.retain(|&index| base.distance_miles(&places.districts()[index].point) > radius);
-        } else {
-            record
-                .coverage
-                .districts
-                .push(places.districts()[district].code.clone());
-            open.remove(0);
+        if !serves(record, &reach) {
+            record.categories.push(category);
+        }
+        if short && distance.ceil() <= MAX_DEMO_RADIUS_MILES {
+            record.coverage.radius_miles = Some(distance.ceil());
+        } else if short {
+            record.coverage.districts.push(code.clone());
+        }
+        mark(record, Some(base), places, &mut covered);
+    }
+    open.len()
+}
+
+/// Marks the places `record` covers: within its radius of its base, and every
+/// place of the districts it lists.
+fn mark(record: &TradeRecord, base: Option<Point>, places: &Places, covered: &mut [bool]) {
+    for code in &record.coverage.districts {
+        if let Some(index) = places.index_of(&code.trim().to_ascii_uppercase()) {
+            places
+                .points_of(index)
+                .for_each(|point| covered[point] = true);
         }
     }
-    uncovered
+    if let (Some(base), Some(radius)) = (base, record.coverage.radius_miles) {
+        places.for_each_point_within(&base, radius, |point, _| covered[point] = true);
+    }
 }
 
 /// Which category ids a job in `category` reaches, indexed by id.

@@ -55,32 +55,34 @@ const TRADE_BRAND_ENDS: &[(u32, &[&str])] = &[
 const AREA_PLACES: &str = "\
     AB:Aberdeen|Deeside; AL:St Albans|Hertfordshire; B:Birmingham|Midland|Brum; BA:Bath|Mendip; \
     BB:Blackburn|Pennine; BD:Bradford|Airedale; BH:Bournemouth|Wessex; BL:Bolton; \
-    BN:Brighton|Sussex|Downland; BR:Bromley|Kent; BS:Bristol|Avon; CA:Carlisle|Cumbria|Lakeland; \
-    CB:Cambridge|Fenland; CF:Cardiff|Taff; CH:Chester|Wirral; CM:Chelmsford|Essex; \
-    CO:Colchester|Essex; CR:Croydon; CT:Canterbury|Kent; CV:Coventry|Warwickshire; CW:Cheshire; \
-    DA:Dartford|Kent; DD:Dundee|Tayside; DE:Derby|Peak; DG:Dumfries|Galloway; DH:Durham|Wearside; \
-    DL:Darlington|Dales; DN:Doncaster; DT:Dorset; DY:Dudley|Black Country; E:Eastside|London; \
-    EC:City|London; EH:Edinburgh|Lothian; EN:Enfield; EX:Exeter|Devon; FK:Falkirk|Forth Valley; \
-    FY:Fylde|Blackpool; G:Glasgow|Clyde; GL:Cotswold|Gloucester; GU:Guildford|Surrey; HA:Harrow; \
+    BN:Brighton|Sussex|Downland; BR:Bromley|Kent; BS:Bristol|Avon; BT:Ulster|Province; \
+    CA:Carlisle|Cumbria|Lakeland; CB:Cambridge|Fenland; CF:Cardiff|Taff; CH:Chester|Wirral; \
+    CM:Chelmsford|Essex; CO:Colchester|Essex; CR:Croydon; CT:Canterbury|Kent; \
+    CV:Coventry|Warwickshire; CW:Cheshire; DA:Dartford|Kent; DD:Dundee|Tayside; DE:Derby|Peak; \
+    DG:Dumfries|Galloway; DH:Durham|Wearside; DL:Darlington|Dales; DN:Doncaster; DT:Dorset; \
+    DY:Dudley|Black Country; E:Eastside|London; EC:City|London; EH:Edinburgh|Lothian; EN:Enfield; \
+    EX:Exeter|Devon; FK:Falkirk|Forth Valley; FY:Fylde|Blackpool; G:Glasgow|Clyde; \
+    GL:Cotswold|Gloucester; GU:Guildford|Surrey; GY:Guernsey|Sarnia; HA:Harrow; \
     HD:Huddersfield|Kirklees; HG:Harrogate|Nidd; HP:Chiltern; HR:Hereford|Wye; \
-    HS:Hebridean|Island; HU:Hull|Humber; HX:Halifax|Calder; IG:Ilford; IP:Ipswich|Suffolk; \
-    IV:Inverness|Highland; KA:Ayrshire; KT:Kingston|Surrey; KW:Orkney|Caithness; KY:Fife|Kingdom; \
-    L:Liverpool|Mersey; LA:Lancaster|Lune; LD:Powys; LE:Leicester|Charnwood; \
-    LL:Snowdonia|Gwynedd|Conwy; LN:Lincoln|Wolds; LS:Leeds|Aire; LU:Luton|Chiltern; \
-    M:Manchester|Mancunian; ME:Medway|Kent; MK:Milton Keynes; ML:Lanarkshire; N:North London; \
-    NE:Tyneside|Northumbria; NG:Nottingham|Trent; NN:Northampton|Nene; NP:Newport|Gwent; \
-    NR:Norwich|Norfolk|Broadland; NW:North West London; OL:Oldham|Pennine; OX:Oxford|Cherwell; \
-    PA:Paisley|Renfrew; PE:Peterborough|Fenland; PH:Perth|Tayside; PL:Plymouth|Tamar; \
-    PO:Portsmouth|Solent; PR:Preston|Ribble; RG:Reading|Thames Valley; RH:Redhill|Weald; \
-    RM:Romford|Havering; S:Sheffield|Steel City; SA:Swansea|Gower; SE:Thameside|South London; \
-    SG:Stevenage|Hertfordshire; SK:Stockport|Peak; SL:Slough|Windsor; SM:Sutton; \
-    SN:Swindon|Wiltshire; SO:Southampton|Solent; SP:Salisbury|Wiltshire; SR:Sunderland|Wearside; \
-    SS:Southend|Estuary; ST:Stoke|Potteries; SW:Thameside|South West London; \
-    SY:Shrewsbury|Shropshire; TA:Taunton|Somerset; TD:Borders|Tweed; TF:Telford|Wrekin; \
-    TN:Tunbridge|Weald; TQ:Torbay|South Devon; TR:Cornwall|Kernow; TS:Teesside|Cleveland; \
-    TW:Twickenham|Thames; UB:Uxbridge; W:West London; WA:Warrington|Cheshire; WC:London; \
-    WD:Watford; WF:Wakefield|Calder; WN:Wigan; WR:Worcester|Malvern; WS:Walsall; \
-    WV:Wolverhampton; YO:York|Yorkshire|Ouse; ZE:Shetland|Island";
+    HS:Hebridean|Island; HU:Hull|Humber; HX:Halifax|Calder; IG:Ilford; IM:Manx|Mona; \
+    IP:Ipswich|Suffolk; IV:Inverness|Highland; JE:Jersey|Island; KA:Ayrshire; KT:Kingston|Surrey; \
+    KW:Orkney|Caithness; KY:Fife|Kingdom; L:Liverpool|Mersey; LA:Lancaster|Lune; LD:Powys; \
+    LE:Leicester|Charnwood; LL:Snowdonia|Gwynedd|Conwy; LN:Lincoln|Wolds; LS:Leeds|Aire; \
+    LU:Luton|Chiltern; M:Manchester|Mancunian; ME:Medway|Kent; MK:Milton Keynes; ML:Lanarkshire; \
+    N:North London; NE:Tyneside|Northumbria; NG:Nottingham|Trent; NN:Northampton|Nene; \
+    NP:Newport|Gwent; NR:Norwich|Norfolk|Broadland; NW:North West London; OL:Oldham|Pennine; \
+    OX:Oxford|Cherwell; PA:Paisley|Renfrew; PE:Peterborough|Fenland; PH:Perth|Tayside; \
+    PL:Plymouth|Tamar; PO:Portsmouth|Solent; PR:Preston|Ribble; RG:Reading|Thames Valley; \
+    RH:Redhill|Weald; RM:Romford|Havering; S:Sheffield|Steel City; SA:Swansea|Gower; \
+    SE:Thameside|South London; SG:Stevenage|Hertfordshire; SK:Stockport|Peak; SL:Slough|Windsor; \
+    SM:Sutton; SN:Swindon|Wiltshire; SO:Southampton|Solent; SP:Salisbury|Wiltshire; \
+    SR:Sunderland|Wearside; SS:Southend|Estuary; ST:Stoke|Potteries; \
+    SW:Thameside|South West London; SY:Shrewsbury|Shropshire; TA:Taunton|Somerset; \
+    TD:Borders|Tweed; TF:Telford|Wrekin; TN:Tunbridge|Weald; TQ:Torbay|South Devon; \
+    TR:Cornwall|Kernow; TS:Teesside|Cleveland; TW:Twickenham|Thames; UB:Uxbridge; W:West London; \
+    WA:Warrington|Cheshire; WC:London; WD:Watford; WF:Wakefield|Calder; WN:Wigan; \
+    WR:Worcester|Malvern; WS:Walsall; WV:Wolverhampton; YO:York|Yorkshire|Ouse; \
+    ZE:Shetland|Island";
 
 static SURNAME_LIST: LazyLock<Vec<&str>> = LazyLock::new(|| SURNAMES.split_whitespace().collect());
 
@@ -95,8 +97,9 @@ fn one<'a>(rng: &mut impl Rng, words: &[&'a str]) -> &'a str {
     words[rng.gen_range(0..words.len())]
 }
 
-/// A trading name for a trade of parent `parent` whose trade words are
-/// `trade` (e.g. "Plumbing & Heating"), based in postcode area `area` (e.g. `SW`).
+/// A trading name for a trade whose main parent is `parent` and whose kind of
+/// business is called `trade` (e.g. "Plumbing & Heating"), based in postcode
+/// area `area` (e.g. `SW`).
 pub(super) fn company_name(rng: &mut impl Rng, parent: u32, trade: &str, area: &str) -> String {
     let surname = one(rng, &SURNAME_LIST);
     let stem = match rng.gen_range(0..100) {

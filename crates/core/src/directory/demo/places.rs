@@ -1,10 +1,11 @@
 //! Where demo trades are based: the districts of the geography with their
-//! sectors, weighted by postcodes so trades follow population, and a grid for
-//! "districts near this point" queries.
+//! sectors, weighted by postcodes so trades follow population, and grids for
+//! "districts (or sector centroids) near this point" queries.
 
 use crate::geography::{Geography, Point};
 use rand::Rng;
 use std::collections::HashMap;
+use std::ops::Range;
 
 /// Side of a grid cell, in metres (10 miles).
 const CELL_M: f64 = 16_093.44;
@@ -33,24 +34,34 @@ pub(super) struct Base {
     pub point: Point,
 }
 
-/// Every district, sorted by code, with a sampling table and a spatial grid.
+/// Every district, sorted by code, with a sampling table and spatial grids.
 #[derive(Debug)]
 pub(super) struct Places {
     districts: Vec<District>,
     /// Running total of postcodes, for sampling in proportion to them.
     cumulative: Vec<u64>,
-    cells: HashMap<(i64, i64), Vec<usize>>,
+    cells: Grid,
+    /// Every point a job can be placed at: each district's centroid followed
+    /// by its sectors' centroids, district after district.
+    points: Vec<Point>,
+    /// For each district, where its points are in `points`.
+    point_ranges: Vec<Range<usize>>,
+    point_cells: Grid,
 }
+
+/// Indexes of points by the grid cell they fall in.
+type Grid = HashMap<(i64, i64), Vec<usize>>;
 
 impl Places {
     /// Reads every district and its sectors from `geography`.
     pub fn new(geography: &Geography) -> Self {
         let mut districts = Vec::with_capacity(geography.district_count());
         let mut cumulative = Vec::with_capacity(geography.district_count());
-        let mut cells: HashMap<(i64, i64), Vec<usize>> = HashMap::new();
+        let mut cells = Grid::new();
+        let (mut points, mut point_ranges, mut point_cells) = (Vec::new(), Vec::new(), Grid::new());
         let mut total = 0u64;
         for (code, point) in geography.districts() {
-            let sectors = (0..=9u8)
+            let sectors: Vec<(u8, Point, u32)> = (0..=9u8)
                 .filter_map(|digit| {
                     let centroid = geography.sector_centroid(&format!("{code} {digit}"))?;
                     Some((digit, centroid.point, centroid.postcodes))
@@ -62,6 +73,15 @@ impl Places {
             total += u64::from(postcodes);
             cumulative.push(total);
             cells.entry(cell(&point)).or_default().push(districts.len());
+            let start = points.len();
+            for place in std::iter::once(point).chain(sectors.iter().map(|sector| sector.1)) {
+                point_cells
+                    .entry(cell(&place))
+                    .or_default()
+                    .push(points.len());
+                points.push(place);
+            }
+            point_ranges.push(start..points.len());
             districts.push(District {
                 code: code.to_owned(),
                 point,
@@ -72,6 +92,9 @@ impl Places {
             districts,
             cumulative,
             cells,
+            points,
+            point_ranges,
+            point_cells,
         }
     }
 
@@ -113,33 +136,37 @@ impl Places {
 
     /// Calls `visit(index, miles)` for every district whose centroid is within
     /// `miles` of `point`, in no particular order.
-    pub fn for_each_within(&self, point: &Point, miles: f64, mut visit: impl FnMut(usize, f64)) {
-        let reach = (miles * 1_609.344 / CELL_M).ceil() as i64;
-        let (x, y) = cell(point);
-        let limit = (miles * 1_609.344 * 1.000_001).powi(2);
-        for cx in x - reach..=x + reach {
-            for cy in y - reach..=y + reach {
-                for &index in self
-                    .cells
-                    .get(&(cx, cy))
-                    .map(Vec::as_slice)
-                    .unwrap_or_default()
-                {
-                    let other = &self.districts[index].point;
-                    let (east, north) = (
-                        other.easting - point.easting,
-                        other.northing - point.northing,
-                    );
-                    // Squares first: most districts of the cells are out of reach.
-                    if east * east + north * north <= limit {
-                        let distance = point.distance_miles(other);
-                        if distance <= miles {
-                            visit(index, distance);
-                        }
-                    }
-                }
-            }
-        }
+    pub fn for_each_within(&self, point: &Point, miles: f64, visit: impl FnMut(usize, f64)) {
+        scan(
+            &self.cells,
+            |index| self.districts[index].point,
+            point,
+            miles,
+            visit,
+        );
+    }
+
+    /// Every place a job can be placed at: the centroid of each district and
+    /// of each of its sectors.
+    pub fn points(&self) -> &[Point] {
+        &self.points
+    }
+
+    /// Where the points of the district `index` are in [`points`](Self::points).
+    pub fn points_of(&self, index: usize) -> Range<usize> {
+        self.point_ranges[index].clone()
+    }
+
+    /// Calls `visit(index, miles)` for every point of [`points`](Self::points)
+    /// within `miles` of `point`, in no particular order.
+    pub fn for_each_point_within(&self, point: &Point, miles: f64, visit: impl FnMut(usize, f64)) {
+        scan(
+            &self.point_cells,
+            |index| self.points[index],
+            point,
+            miles,
+            visit,
+        );
     }
 
     /// Districts within `miles` of `point`, nearest first (ties by code).
@@ -153,7 +180,40 @@ impl Places {
     }
 }
 
-fn letter(rng: &mut impl Rng) -> char {
+/// Calls `visit(index, miles)` for every index of `grid` whose point (`at`)
+/// is within `miles` of `point`.
+fn scan(
+    grid: &Grid,
+    at: impl Fn(usize) -> Point,
+    point: &Point,
+    miles: f64,
+    mut visit: impl FnMut(usize, f64),
+) {
+    let reach = (miles * 1_609.344 / CELL_M).ceil() as i64;
+    let (x, y) = cell(point);
+    let limit = (miles * 1_609.344 * 1.000_001).powi(2);
+    for cx in x - reach..=x + reach {
+        for cy in y - reach..=y + reach {
+            for &index in grid.get(&(cx, cy)).map(Vec::as_slice).unwrap_or_default() {
+                let other = at(index);
+                let (east, north) = (
+                    other.easting - point.easting,
+                    other.northing - point.northing,
+                );
+                // Squares first: most points of the cells are out of reach.
+                if east * east + north * north <= limit {
+                    let distance = point.distance_miles(&other);
+                    if distance <= miles {
+                        visit(index, distance);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A letter an inward code may end with.
+pub(super) fn letter(rng: &mut impl Rng) -> char {
     char::from(INWARD_LETTERS[rng.gen_range(0..INWARD_LETTERS.len())])
 }
 
