@@ -18,10 +18,12 @@ async fn the_document_is_openapi_3_1_and_describes_the_signature_scheme() {
     assert_eq!(scheme["type"], "apiKey");
     assert_eq!(scheme["in"], "header");
     assert_eq!(scheme["name"], "Authorization");
-    assert!(scheme["description"]
-        .as_str()
-        .unwrap()
-        .contains("hmac-sha512"));
+    let description = scheme["description"].as_str().unwrap();
+    assert!(description.contains("hmac-sha512"), "{description}");
+    assert!(
+        description.contains("at most 8192 bytes, at most 16 parameters, at most 32 names"),
+        "{description}"
+    );
     let options = &document["paths"][api("/preferred-start-options")]["get"];
     assert_eq!(options["security"], serde_json::json!([{"signature": []}]));
     assert!(options["responses"]["401"].is_object());
