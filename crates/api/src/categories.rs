@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct CategoryNode {
     /// Stable identifier, sent as `categoryId` when creating a job.
-    #[schema(example = 20)]
+    #[schema(example = 20, minimum = 1)]
     pub id: u32,
     /// Human-readable label, trimmed, single-spaced.
     #[schema(example = "Plumber")]

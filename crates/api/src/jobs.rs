@@ -118,6 +118,7 @@ pub struct JobView {
     /// `staging` or `production`.
     pub environment: String,
     /// The category id.
+    #[schema(minimum = 1)]
     pub category_id: u32,
     /// The description as received (trimmed).
     pub description: String,

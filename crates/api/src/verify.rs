@@ -31,7 +31,7 @@ pub struct VerifyResult {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct VerifiedBody {
     /// The category id, as a number.
-    #[schema(example = 1335)]
+    #[schema(example = 1335, minimum = 1)]
     pub category_id: u32,
     /// The description, trimmed.
     pub description: String,

@@ -62,6 +62,8 @@ async fn authenticate(
     body_limit: usize,
 ) -> Result<Request, ApiError> {
     let (mut parts, body) = request.into_parts();
+    // First, before the body is read or a key looked up: the parser refuses an oversized or
+    // overlong header without reading it, so an unauthenticated client cannot make this costly.
     let signature = signature_header(&parts.headers)?;
     let body = read_body(body, body_limit).await?;
     // Nesting strips the base path from `uri`; the signature covers the path as sent.
@@ -122,7 +124,7 @@ fn signature_header(headers: &HeaderMap) -> Result<SignatureHeader, ApiError> {
     let authorization = single_text(headers, header::AUTHORIZATION.as_str())?;
     let signature = single_text(headers, "signature")?;
     let value = match (authorization, signature) {
-        (Some(value), _) if value.trim_start().to_ascii_lowercase().starts_with("signature") => value,
+        (Some(value), _) if has_signature_scheme(value) => value,
         (Some(_), Some(value)) | (None, Some(value)) => value,
         (Some(_), None) => {
             return Err(ApiError::Unauthorized(
@@ -138,6 +140,15 @@ fn signature_header(headers: &HeaderMap) -> Result<SignatureHeader, ApiError> {
     SignatureHeader::parse(value).map_err(|error| {
         ApiError::Unauthorized(format!("The Signature header is malformed: {error}"))
     })
+}
+
+/// Whether an `Authorization` value starts with the `Signature` scheme. Only that word is
+/// looked at: the value may be any size until the parser refuses it for its length.
+fn has_signature_scheme(value: &str) -> bool {
+    value
+        .trim_start()
+        .get(.."signature".len())
+        .is_some_and(|word| word.eq_ignore_ascii_case("signature"))
 }
 
 fn single_text<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>, ApiError> {

@@ -1,5 +1,6 @@
 //! The frame of the OpenAPI document; paths come from the router itself.
 
+use intake_signature::{MAX_COVERED_HEADERS, MAX_HEADER_BYTES, MAX_PARAMETERS};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
@@ -23,7 +24,10 @@ pub struct ApiDoc;
 /// Describes the `Authorization: Signature ...` scheme.
 struct SignatureScheme;
 
-const SCHEME_DESCRIPTION: &str = "HTTP Signatures (draft-cavage, pre-11), HMAC.\n\n\
+/// The scheme's description, with the header limits from the signature crate.
+fn scheme_description() -> String {
+    format!(
+        "HTTP Signatures (draft-cavage, pre-11), HMAC.\n\n\
 `Authorization: Signature keyId=\"KEY_ID\",algorithm=\"hmac-sha256\",headers=\"(request-target) host date digest content-length\",signature=\"BASE64\"` \
 (the same value may be sent in a `Signature` header instead).\n\n\
 - `algorithm`: `hmac-sha1`, `hmac-sha256` or `hmac-sha512`.\n\
@@ -32,8 +36,11 @@ const SCHEME_DESCRIPTION: &str = "HTTP Signatures (draft-cavage, pre-11), HMAC.\
 - `signature`: Base64 of HMAC(secret, signing string), the secret taken as its UTF-8 bytes.\n\
 - `Date` (or `created`): an HTTP date or an RFC 3339 timestamp within 300 seconds of the server clock.\n\
 - When `digest` (`SHA-256=` or `SHA-512=`, RFC 3230) or `content-digest` (RFC 9530) is covered, it is checked against the raw body.\n\
-- A key may require more coverage, e.g. `(request-target) host date digest`.\n\n\
-A refused signature answers 401 with `WWW-Authenticate: Signature` and a problem body whose `detail` says what to fix; on a MAC mismatch it shows the signing string the server built.";
+- A key may require more coverage, e.g. `(request-target) host date digest`.\n\
+- Limits: the header value at most {MAX_HEADER_BYTES} bytes, at most {MAX_PARAMETERS} parameters, at most {MAX_COVERED_HEADERS} names in `headers`; over any of them is a 401 naming the limit.\n\n\
+A refused signature answers 401 with `WWW-Authenticate: Signature` and a problem body whose `detail` says what to fix; on a MAC mismatch it shows the signing string the server built."
+    )
+}
 
 impl Modify for SignatureScheme {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
@@ -42,7 +49,7 @@ impl Modify for SignatureScheme {
             "signature",
             SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
                 "Authorization",
-                SCHEME_DESCRIPTION,
+                &scheme_description(),
             ))),
         );
     }

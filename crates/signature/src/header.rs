@@ -1,10 +1,13 @@
 //! The signature header: `Authorization: Signature keyId="..",...` or a bare `Signature` header.
 
 mod error;
+#[cfg(test)]
+mod limit_tests;
 mod params;
 #[cfg(test)]
 mod tests;
 
+use std::collections::HashSet;
 use std::fmt;
 
 use base64::engine::general_purpose::STANDARD;
@@ -14,6 +17,21 @@ pub use error::HeaderError;
 use params::{parse_params, Param};
 
 use crate::Algorithm;
+
+/// The longest signature header value [`SignatureHeader::parse`] reads, in bytes. A real header
+/// is a few hundred bytes (a key id, an algorithm, a handful of covered names and a base64 MAC
+/// of at most 88 characters); a longer one is refused before any of it is read, so what a
+/// client sends cannot make parsing cost more than this much text does.
+pub const MAX_HEADER_BYTES: usize = 8 * 1024;
+
+/// The most parameters a signature header may carry. The scheme defines six (`keyId`,
+/// `algorithm`, `headers`, `signature`, `created`, `expires`); the rest leaves room for the
+/// unknown parameters some clients add, which are ignored. Parsing stops at the first one over.
+pub const MAX_PARAMETERS: usize = 16;
+
+/// The most names the `headers` parameter may list. The documented list names five and every
+/// header a request carries fits well within it; reading stops at the first name over.
+pub const MAX_COVERED_HEADERS: usize = 32;
 
 /// A parsed signature header.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,7 +71,16 @@ impl SignatureHeader {
     ///
     /// Unknown parameters are ignored. `created` and `expires` may be quoted or bare integers
     /// (draft-cavage-12 writes them bare); every other value must be quoted.
+    ///
+    /// A value over [`MAX_HEADER_BYTES`] is refused before it is read, more than
+    /// [`MAX_PARAMETERS`] parameters or more than [`MAX_COVERED_HEADERS`] covered names as soon
+    /// as the first one over is reached; everything else is one pass over the value.
     pub fn parse(value: &str) -> Result<Self, HeaderError> {
+        if value.len() > MAX_HEADER_BYTES {
+            return Err(HeaderError::TooLong {
+                length: value.len(),
+            });
+        }
         let params = parse_params(strip_scheme(value)?)?;
         let raw = collect(params)?;
 
@@ -123,13 +150,12 @@ fn is_parameter_name(word: &str) -> bool {
 
 fn collect(params: Vec<Param>) -> Result<RawParams, HeaderError> {
     let mut raw = RawParams::default();
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen = HashSet::with_capacity(params.len());
     for param in params {
         let lower = param.name.to_ascii_lowercase();
-        if seen.contains(&lower) {
+        if !seen.insert(lower.clone()) {
             return Err(HeaderError::DuplicateParameter { name: param.name });
         }
-        seen.push(lower.clone());
         let (slot, bare_allowed) = match lower.as_str() {
             "keyid" => (&mut raw.key_id, false),
             "algorithm" => (&mut raw.algorithm, false),
@@ -153,11 +179,17 @@ fn collect(params: Vec<Param>) -> Result<RawParams, HeaderError> {
     Ok(raw)
 }
 
+/// The names of a `headers` parameter, lowercased; stops at the first name over
+/// [`MAX_COVERED_HEADERS`] without looking at the rest.
 fn covered_names(list: &str) -> Result<Vec<String>, HeaderError> {
     let mut names: Vec<String> = Vec::new();
+    let mut seen = HashSet::new();
     for name in list.split([' ', '\t']).filter(|n| !n.is_empty()) {
+        if names.len() == MAX_COVERED_HEADERS {
+            return Err(HeaderError::TooManyCoveredHeaders);
+        }
         let name = name.to_ascii_lowercase();
-        if names.contains(&name) {
+        if !seen.insert(name.clone()) {
             return Err(HeaderError::DuplicateCoveredHeader { name });
         }
         names.push(name);

@@ -19,6 +19,7 @@ mod options;
 mod outage;
 mod rate_limits;
 mod shutdown;
+mod signature_limits;
 mod spam_history;
 mod trades;
 mod unchanged;

@@ -312,6 +312,20 @@ async fn bad_parameters_get_a_400_naming_each_of_them() {
 }
 
 #[tokio::test]
+async fn a_parameter_repeated_5000_times_is_named_once_in_a_short_detail() {
+    let (app, key) = heating_directory().await;
+    let query = format!("postcode=SW1A1AA&category=10{}", "&page=2".repeat(5000));
+    let body = problem(
+        app.signed_get(&key, &format!("/trades/search?{query}"))
+            .await,
+        400,
+        &api("/trades/search"),
+    )
+    .await;
+    assert_eq!(body["detail"], "`page` is given more than once");
+}
+
+#[tokio::test]
 async fn an_unsigned_search_is_refused() {
     let (app, _key) = heating_directory().await;
     let path = api("/trades/search");

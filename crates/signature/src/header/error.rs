@@ -1,5 +1,6 @@
 //! Why a signature header could not be parsed.
 
+use super::{MAX_COVERED_HEADERS, MAX_HEADER_BYTES, MAX_PARAMETERS};
 use crate::{Algorithm, UnknownAlgorithm};
 
 /// A malformed `Authorization: Signature ...` or `Signature` header. Each message names the
@@ -12,6 +13,23 @@ pub enum HeaderError {
          keyId=\"...\",algorithm=\"hmac-sha256\",headers=\"...\",signature=\"...\""
     )]
     Empty,
+    /// Longer than [`MAX_HEADER_BYTES`]; refused before it is read.
+    #[error(
+        "the signature header is {length} bytes, over the limit of {limit} bytes; a signature \
+         header needs a few hundred: send keyId, algorithm, headers and signature, each once",
+        limit = MAX_HEADER_BYTES
+    )]
+    TooLong {
+        /// The length received, in bytes.
+        length: usize,
+    },
+    /// More than [`MAX_PARAMETERS`] parameters.
+    #[error(
+        "the signature header has more than {limit} parameters; send keyId, algorithm, headers \
+         and signature (and created or expires when you sign them), each once",
+        limit = MAX_PARAMETERS
+    )]
+    TooManyParameters,
     /// An authorization scheme other than `Signature`.
     #[error(
         "the Authorization header uses the `{scheme}` scheme; use the `Signature` scheme: \
@@ -72,6 +90,13 @@ pub enum HeaderError {
          headers=\"(request-target) host date digest\", or leave it out to sign only date"
     )]
     EmptyHeaders,
+    /// More than [`MAX_COVERED_HEADERS`] names in `headers`.
+    #[error(
+        "the `headers` parameter lists more than {limit} names; sign at most {limit} headers, \
+         e.g. headers=\"(request-target) host date digest\"",
+        limit = MAX_COVERED_HEADERS
+    )]
+    TooManyCoveredHeaders,
     /// A name listed twice in `headers`.
     #[error("the `headers` parameter lists `{name}` more than once; list each header once")]
     DuplicateCoveredHeader {

@@ -1,6 +1,6 @@
 //! Splits `name="value", name="value"` into pairs, the auth-param syntax of RFC 9110 §11.2.
 
-use super::HeaderError;
+use super::{HeaderError, MAX_PARAMETERS};
 
 /// One `name=value` pair; `quoted` says whether the value was a quoted string.
 #[derive(Debug, PartialEq, Eq)]
@@ -12,6 +12,9 @@ pub(super) struct Param {
 
 /// Parses a comma-separated parameter list. Whitespace around commas and `=` is allowed, and so
 /// are empty list elements (`a="1",,b="2"`), as in any HTTP list.
+///
+/// One pass: each step consumes what it reads. The parameter after the [`MAX_PARAMETERS`]th is
+/// refused where it starts, so nothing after it is read.
 pub(super) fn parse_params(input: &str) -> Result<Vec<Param>, HeaderError> {
     let mut params = Vec::new();
     let mut rest = input;
@@ -23,6 +26,9 @@ pub(super) fn parse_params(input: &str) -> Result<Vec<Param>, HeaderError> {
         if let Some(after) = rest.strip_prefix(',') {
             rest = after;
             continue;
+        }
+        if params.len() == MAX_PARAMETERS {
+            return Err(HeaderError::TooManyParameters);
         }
         let name_end = rest
             .find(|c: char| c == '=' || c == ',' || c == '"' || is_ows(c))

@@ -72,22 +72,32 @@ pub async fn search(
     Ok(response)
 }
 
-/// Checks every parameter and reports every problem at once.
+/// The parameters the search reads; any other is ignored, however often it is given.
+const PARAMETERS: [&str; 4] = ["postcode", "category", "page", "size"];
+
+/// Checks every parameter and reports every problem at once, each once: a parameter given
+/// 5,000 times is one problem, so the detail stays short whatever the query holds.
 fn parse(query: &str, tree: &CategoryTree) -> Result<Search, String> {
-    let mut problems = Vec::new();
-    let mut values: Vec<(String, String)> = Vec::new();
+    let mut values: [Option<String>; PARAMETERS.len()] = Default::default();
+    let mut repeated = [false; PARAMETERS.len()];
     for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
-        if values.iter().any(|(seen, _)| *seen == name) {
-            problems.push(format!("`{name}` is given more than once"));
-        } else {
-            values.push((name.into_owned(), value.into_owned()));
+        let Some(at) = PARAMETERS.iter().position(|known| *known == name) else {
+            continue;
+        };
+        match &values[at] {
+            Some(_) => repeated[at] = true,
+            None => values[at] = Some(value.into_owned()),
         }
     }
+    let mut problems: Vec<String> = PARAMETERS
+        .iter()
+        .zip(repeated)
+        .filter(|(_, repeated)| *repeated)
+        .map(|(name, _)| format!("`{name}` is given more than once"))
+        .collect();
     let get = |name: &str| {
-        values
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        let at = PARAMETERS.iter().position(|known| *known == name)?;
+        values[at].as_deref()
     };
 
     let postcode = match get("postcode") {
@@ -195,12 +205,43 @@ mod tests {
             .contains("`size`"));
         assert!(parse("postcode=SW1A1AA&category=20&category=12", tree())
             .unwrap_err()
-            .contains("more than once"));
+            .contains("`category` is given more than once"));
         assert!(parse("postcode=NOPE&category=20", tree())
             .unwrap_err()
             .contains("`postcode`"));
         assert!(parse("postcode=SW1A1AA&category=99999999999", tree())
             .unwrap_err()
             .contains("`category`"));
+    }
+
+    #[test]
+    fn a_parameter_given_5000_times_is_named_once() {
+        let query = format!("postcode=SW1A1AA&category=20{}", "&page=2".repeat(5000));
+        assert_eq!(
+            parse(&query, tree()).unwrap_err(),
+            "`page` is given more than once"
+        );
+    }
+
+    #[test]
+    fn each_repeated_parameter_is_named_once_beside_the_other_problems() {
+        let query = format!(
+            "{}{}&size=0",
+            "postcode=SW1A1AA&".repeat(3),
+            "page=x&".repeat(4)
+        );
+        assert_eq!(
+            parse(&query, tree()).unwrap_err(),
+            "`postcode` is given more than once; `page` is given more than once; \
+             `category` is required: a category id from /api/v1/category; \
+             `page` must be an integer of at least 1, not `x`; \
+             `size` must be an integer from 1 to 50, not `0`"
+        );
+    }
+
+    #[test]
+    fn other_parameters_are_ignored_however_often_they_are_given() {
+        let query = format!("postcode=SW1A1AA&category=20{}", "&utm=x&x1=2".repeat(5000));
+        assert_eq!(parse(&query, tree()).unwrap().category, 20);
     }
 }
