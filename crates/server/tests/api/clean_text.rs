@@ -1,6 +1,9 @@
 //! Clean text: a control character is refused in every member of a job but
 //! the description, whose CRLF and lone CR are kept as LF; the same on every
-//! job endpoint, and nothing is kept. Image file names lose theirs.
+//! job endpoint, and nothing is kept. Image file names lose theirs. What a
+//! client sent is logged escaped (`clean_text/logs.rs`).
+
+mod logs;
 
 use crate::helpers::forms::job_form;
 use crate::helpers::photos::png;
