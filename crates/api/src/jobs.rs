@@ -10,7 +10,8 @@ pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
 /// Set to `true` on an answer replayed for a repeated submission.
 pub const IDEMPOTENCY_REPLAYED: &str = "idempotency-replayed";
 
-/// A homeowner's job, as an affiliate sends it. Unknown members are ignored.
+/// A homeowner's job, as an affiliate sends it. Unknown members are ignored;
+/// a control character in any text member but the description is refused.
 ///
 /// The server checks every member and lists every problem in one 400 (it does
 /// not stop at the first), so this type documents the shape; the server reads
@@ -22,7 +23,8 @@ pub struct JobRequest {
     /// A category id from `/api/v1/category`: a JSON number, or a string of digits.
     #[schema(schema_with = rules::category_id_schema)]
     pub category_id: serde_json::Value,
-    /// What needs doing: more than 10 characters once trimmed.
+    /// What needs doing: more than 10 characters once trimmed; line breaks
+    /// (CRLF and CR stored as LF) and tabs are its only control characters.
     #[schema(schema_with = rules::description_schema)]
     pub description: String,
     /// The homeowner's e-mail address.
@@ -120,7 +122,7 @@ pub struct JobView {
     /// The category id.
     #[schema(minimum = 1)]
     pub category_id: u32,
-    /// The description as received (trimmed).
+    /// The description as received, trimmed, its line breaks as LF.
     pub description: String,
     /// The homeowner.
     pub consumer: Consumer,

@@ -33,7 +33,7 @@ pub struct VerifiedBody {
     /// The category id, as a number.
     #[schema(example = 1335, minimum = 1)]
     pub category_id: u32,
-    /// The description, trimmed.
+    /// The description, trimmed, its line breaks as LF.
     pub description: String,
     /// The postcode, normalised (upper case, one space).
     #[schema(example = "SW1A 1AA")]

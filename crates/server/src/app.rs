@@ -1,5 +1,6 @@
 //! Building and running the application: the same path for tests and `intake serve`.
 
+use crate::log_text::Escaped;
 use crate::problem_layer::problem_layer;
 use crate::request_id::{mark_if_missing, REQUEST_ID};
 use crate::routes::router;
@@ -39,7 +40,8 @@ impl Application {
                         .get::<RequestId>()
                         .and_then(|id| id.header_value().to_str().ok())
                         .unwrap_or("-");
-                    tracing::info_span!("request", request_id = %request_id, method = %request.method(), path = %request.uri().path())
+                    // The request id (maybe the client's own) and the path are the client's text.
+                    tracing::info_span!("request", request_id = %Escaped(request_id), method = %request.method(), path = %Escaped(request.uri().path()))
                 }))
                 .layer(PropagateRequestIdLayer::new(REQUEST_ID))
                 .layer(axum::middleware::from_fn(problem_layer))

@@ -5,6 +5,7 @@
 //! signature crate runs every check the same way without a secret.
 
 use crate::error::ApiError;
+use crate::log_text::Escaped;
 use crate::state::AppState;
 use axum::body::{Body, Bytes};
 use axum::extract::{OriginalUri, Request, State};
@@ -99,7 +100,8 @@ async fn authenticate(
         &options,
     );
     if let Err(error) = verified {
-        tracing::info!(key_id = %signature.key_id, reason = error.summary(), "signature refused");
+        // The key id is the client's text until it is found.
+        tracing::info!(key_id = %Escaped(&signature.key_id), reason = error.summary(), "signature refused");
         return Err(ApiError::Unauthorized(error.to_string()));
     }
     let key = key.expect("a signature verified, so the key exists");

@@ -13,6 +13,7 @@ mod error;
 mod handlers;
 mod idempotency;
 mod limits;
+mod log_text;
 mod openapi;
 mod problem_layer;
 mod request_id;

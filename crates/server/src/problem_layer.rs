@@ -5,6 +5,7 @@
 //! plain text, which becomes the detail for 4xx. A 5xx never shows internal text.
 
 use crate::error::{InternalCause, ProblemDetail};
+use crate::log_text::Escaped;
 use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
@@ -37,10 +38,12 @@ pub async fn problem_layer(request: Request, next: Next) -> Response {
     } else {
         detail
     };
+    // The detail may quote what the client sent (a search parameter with a
+    // line break in it): escaped, it stays on its log line.
     if status.is_server_error() {
-        tracing::error!(status = status.as_u16(), cause = cause.as_deref().unwrap_or("-"), %detail, "request failed");
+        tracing::error!(status = status.as_u16(), cause = %Escaped(cause.as_deref().unwrap_or("-")), detail = %Escaped(&detail), "request failed");
     } else {
-        tracing::info!(status = status.as_u16(), %detail, "request refused");
+        tracing::info!(status = status.as_u16(), detail = %Escaped(&detail), "request refused");
     }
     let problem = Problem::new(status.as_u16(), detail, instance);
     let bytes = serde_json::to_vec(&problem).expect("a problem always serialises");

@@ -11,6 +11,29 @@ use utoipa::openapi::schema::{
 };
 use utoipa::openapi::{KnownFormat, RefOr};
 
+/// The control characters (Unicode general category Cc: C0, DEL and C1) as
+/// the body of a character class, for the patterns below.
+macro_rules! controls {
+    () => {
+        r"\x00-\x1F\x7F-\x9F"
+    };
+}
+
+/// The control characters refused in a description as it is sent: all but
+/// tab, LF and CR (CR becomes LF).
+macro_rules! description_controls {
+    () => {
+        r"\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F"
+    };
+}
+
+/// The control characters a description may hold: tabs and line breaks, which
+/// are part of a text (CRLF and a lone CR are stored as LF). Every other
+/// control character (Unicode general category Cc, C1 included) is refused in
+/// the description, and every one of them in the other text members: they
+/// would reach logs, lead e-mails and the trades' own systems as they are.
+pub const DESCRIPTION_CONTROLS: [char; 3] = ['\t', '\n', '\r'];
+
 /// Fewest characters of a description, once trimmed: the specification's
 /// "more than 10 characters".
 pub const DESCRIPTION_MIN_CHARS: usize = 11;
@@ -30,23 +53,66 @@ pub const PHONE_PATTERN: &str = r"^[ .()-]*(?:\+[ .()-]*)?(?:[0-9][ .()-]*){5,15
 
 /// What the server accepts as a postcode: the specification's later,
 /// case-insensitive pattern, anchored as a whole (the published one anchors
-/// `^` to `GIR 0AA` only and `$` to the rest only), with any whitespace
-/// around it and between its two halves.
-pub const POSTCODE_PATTERN: &str = r"^\s*(?:[Gg][Ii][Rr]\s*0[Aa]{2}|(?:[A-Za-z][0-9]{1,2}|[A-Za-z][A-Ha-hJ-Yj-y][0-9]{1,2}|[A-Za-z][0-9][A-Za-z]|[A-Za-z][A-Ha-hJ-Yj-y][0-9][A-Za-z]?)\s*[0-9][A-Za-z]{2})\s*$";
+/// `^` to `GIR 0AA` only and `$` to the rest only), with any whitespace but
+/// a control character (a tab, a line break) around it and between its two
+/// halves.
+pub const POSTCODE_PATTERN: &str = concat!(
+    r"^[^\S",
+    controls!(),
+    r"]*(?:[Gg][Ii][Rr][^\S",
+    controls!(),
+    r"]*0[Aa]{2}|(?:[A-Za-z][0-9]{1,2}|[A-Za-z][A-Ha-hJ-Yj-y][0-9]{1,2}|[A-Za-z][0-9][A-Za-z]|[A-Za-z][A-Ha-hJ-Yj-y][0-9][A-Za-z]?)[^\S",
+    controls!(),
+    r"]*[0-9][A-Za-z]{2})[^\S",
+    controls!(),
+    r"]*$"
+);
 
 /// A `categoryId` sent as a string: digits, not all zeros.
 pub const CATEGORY_ID_STRING_PATTERN: &str = r"^[0-9]*[1-9][0-9]*$";
 
 /// `preferredStart.date`: a calendar date `YYYY-MM-DD`, or an RFC 3339
 /// date-time whose date is kept (the specification does not state a format).
-pub const DATE_PATTERN: &str = r"^\s*[0-9]{4}-[0-9]{2}-[0-9]{2}(?:.[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2}))?\s*$";
+pub const DATE_PATTERN: &str = concat!(
+    r"^[^\S",
+    controls!(),
+    r"]*[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[^",
+    controls!(),
+    r"][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2}))?[^\S",
+    controls!(),
+    r"]*$"
+);
 
 /// A description is not blank at either end for [`DESCRIPTION_MIN_CHARS`]
-/// characters: unanchored, it finds more than 10 characters between two
-/// that are not whitespace.
-pub const DESCRIPTION_PATTERN: &str = r"\S[\s\S]{9,}\S";
-/// Names, `address.line1` and `address.city` hold something other than whitespace.
-pub const NOT_BLANK_PATTERN: &str = r"\S";
+/// characters (more than 10 characters from the first that is not whitespace
+/// to the last), and holds no control character but tabs and line breaks
+/// (CR included: CRLF and a lone CR are stored as LF).
+pub const DESCRIPTION_PATTERN: &str = concat!(
+    "^[^",
+    description_controls!(),
+    r"]*[^\s",
+    controls!(),
+    "][^",
+    description_controls!(),
+    r"]{9,}[^\s",
+    controls!(),
+    "][^",
+    description_controls!(),
+    "]*$"
+);
+/// Names, `address.line1` and `address.city`: something other than
+/// whitespace, and no control character (not even a tab or a line break).
+pub const NOT_BLANK_PATTERN: &str = concat!(
+    "^[^",
+    controls!(),
+    r"]*[^\s",
+    controls!(),
+    "][^",
+    controls!(),
+    "]*$"
+);
+/// `address.line2` and `address.line3`: no control character.
+pub const LINE_PATTERN: &str = concat!("^[^", controls!(), "]*$");
 
 /// `categoryId`: a whole number from 1, or a string of digits.
 pub fn category_id_schema() -> RefOr<Schema> {
@@ -77,7 +143,7 @@ pub fn description_schema() -> RefOr<Schema> {
         DESCRIPTION_MIN_CHARS,
         DESCRIPTION_MAX_CHARS,
         DESCRIPTION_PATTERN,
-        "What needs doing: more than 10 characters once surrounding whitespace is trimmed (the lengths count the trimmed text). A very short or thin description can be classified as spam.",
+        "What needs doing: more than 10 characters once surrounding whitespace is trimmed (the lengths count the trimmed text). Line breaks and tabs are kept, CRLF and a lone CR stored as LF; any other control character is refused. A very short or thin description can be classified as spam.",
         Some("Boiler not working, no hot water since Monday."),
     )
 }
@@ -88,7 +154,7 @@ pub fn short_text_schema() -> RefOr<Schema> {
         1,
         SHORT_TEXT_MAX_CHARS,
         NOT_BLANK_PATTERN,
-        "Not blank; at most 200 characters once trimmed.",
+        "Not blank; at most 200 characters once trimmed; no control characters (tabs and line breaks included).",
         None,
     )
 }
@@ -117,7 +183,7 @@ pub fn email_schema() -> RefOr<Schema> {
         .format(Some(SchemaFormat::KnownFormat(KnownFormat::Email)))
         .max_length(Some(254))
         .description(Some(
-            "The homeowner's e-mail address, a bare `local@domain.tld` (no display name).",
+            "The homeowner's e-mail address, a bare `local@domain.tld` (no display name, no control characters).",
         ))
         .examples([serde_json::json!("sam.jones@example.com")])
         .into()
@@ -141,7 +207,7 @@ pub fn postcode_schema() -> RefOr<Schema> {
         .schema_type(Type::String)
         .pattern(Some(POSTCODE_PATTERN))
         .description(Some(
-            "A UK postcode, any case, with or without the space (`GIR 0AA` included); stored upper case with one space.",
+            "A UK postcode, any case, with or without the space (`GIR 0AA` included); stored upper case with one space. A tab or a line break is refused, though the specification's `\\s` would allow one.",
         ))
         .examples([serde_json::json!("SW1A 1AA")])
         .into()
@@ -167,6 +233,9 @@ pub fn optional_line_schema() -> RefOr<Schema> {
     ObjectBuilder::new()
         .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
         .max_length(Some(SHORT_TEXT_MAX_CHARS))
-        .description(Some("Optional; blank or null is the same as absent."))
+        .pattern(Some(LINE_PATTERN))
+        .description(Some(
+            "Optional; blank or null is the same as absent; no control characters.",
+        ))
         .into()
 }

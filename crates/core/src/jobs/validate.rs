@@ -11,6 +11,7 @@ use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Date, OffsetDateTime};
 
+mod controls;
 #[cfg(test)]
 mod tests;
 
@@ -24,7 +25,7 @@ pub const MAX_SHORT_TEXT: usize = rules::SHORT_TEXT_MAX_CHARS;
 pub struct ValidatedJob {
     /// A known category id.
     pub category_id: u32,
-    /// Trimmed, more than 10 characters.
+    /// Trimmed, more than 10 characters; line breaks as LF.
     pub description: String,
     /// The homeowner's e-mail address.
     pub email: Email,
@@ -119,12 +120,7 @@ pub fn validate(body: &Value, tree: &CategoryTree) -> Result<ValidatedJob, Vec<F
         prefix: "",
     };
     let category_id = check.category(tree);
-    let description = check.text(
-        "description",
-        rules::DESCRIPTION_MIN_CHARS,
-        MAX_DESCRIPTION,
-        "must be more than 10 characters once trimmed",
-    );
+    let description = check.description();
     let email = check.required_string("email").and_then(|text| {
         check.parsed(
             "email",
@@ -194,11 +190,27 @@ impl<'a> Checker<'a> {
         None
     }
 
+    /// A required string member without control characters.
     fn required_string(&mut self, field: &str) -> Option<&'a str> {
+        let text = self.any_string(field)?;
+        self.single_line(field, text)
+    }
+
+    /// A required string member, whatever characters it holds.
+    fn any_string(&mut self, field: &str) -> Option<&'a str> {
         match self.object.get(field) {
             None | Some(Value::Null) => self.fail(field, "is required"),
             Some(Value::String(text)) => Some(text.as_str()),
             Some(_) => self.fail(field, "must be a string"),
+        }
+    }
+
+    /// `text`, unless it holds a control character: the error names the
+    /// character and its place, and never echoes the text.
+    fn single_line<'t>(&mut self, field: &str, text: &'t str) -> Option<&'t str> {
+        match controls::first(text) {
+            None => Some(text),
+            Some(control) => self.fail(field, control.message(controls::SINGLE_LINE)),
         }
     }
 
@@ -210,7 +222,35 @@ impl<'a> Checker<'a> {
     }
 
     fn text(&mut self, field: &str, min: usize, max: usize, message: &str) -> Option<String> {
-        let text = self.required_string(field)?.trim();
+        let text = self.required_string(field)?;
+        self.length(field, text, min, max, message)
+    }
+
+    /// The description: line breaks and tabs allowed, CRLF and CR kept as LF.
+    fn description(&mut self) -> Option<String> {
+        let sent = self.any_string("description")?;
+        match controls::description(sent) {
+            Ok(text) => self.length(
+                "description",
+                &text,
+                rules::DESCRIPTION_MIN_CHARS,
+                MAX_DESCRIPTION,
+                "must be more than 10 characters once trimmed",
+            ),
+            Err(control) => self.fail("description", control.message(controls::DESCRIPTION)),
+        }
+    }
+
+    /// `text` trimmed, if its length is within `min..=max`.
+    fn length(
+        &mut self,
+        field: &str,
+        text: &str,
+        min: usize,
+        max: usize,
+        message: &str,
+    ) -> Option<String> {
+        let text = text.trim();
         let length = text.chars().count();
         if length < min {
             return self.fail(field, message);
@@ -232,10 +272,11 @@ impl<'a> Checker<'a> {
         let id = match self.object.get("categoryId") {
             None | Some(Value::Null) => return self.fail("categoryId", "is required"),
             Some(Value::Number(number)) => whole_number(number),
-            Some(Value::String(text))
-                if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) =>
-            {
-                text.parse::<u64>().ok()
+            Some(Value::String(text)) => {
+                let text = self.single_line("categoryId", text)?;
+                (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()))
+                    .then(|| text.parse::<u64>().ok())
+                    .flatten()
             }
             Some(_) => None,
         };
@@ -289,13 +330,16 @@ impl<'a> Checker<'a> {
     fn optional_text(&mut self, field: &str) -> Option<Option<String>> {
         match self.object.get(field) {
             None | Some(Value::Null) => Some(None),
-            Some(Value::String(text)) if text.chars().count() <= MAX_SHORT_TEXT => {
+            Some(Value::String(text)) => {
+                let text = self.single_line(field, text)?;
+                if text.chars().count() > MAX_SHORT_TEXT {
+                    return self.fail(
+                        field,
+                        format!("must be at most {MAX_SHORT_TEXT} characters"),
+                    );
+                }
                 Some(Some(text.trim().to_owned()).filter(|t| !t.is_empty()))
             }
-            Some(Value::String(_)) => self.fail(
-                field,
-                format!("must be at most {MAX_SHORT_TEXT} characters"),
-            ),
             Some(_) => self.fail(field, "must be a string"),
         }
     }
@@ -315,13 +359,16 @@ impl<'a> Checker<'a> {
             .map(PreferredStartId::as_str)
             .join(", ");
         let id = match object.get("id") {
-            Some(Value::String(text)) => match PreferredStartId::parse(text) {
-                Some(id) => Some(id),
-                None => self.fail(
-                    "preferredStart.id",
-                    format!("`{text}` is not a preferred-start option; use one of {ids}"),
-                ),
-            },
+            Some(Value::String(text)) => {
+                self.single_line("preferredStart.id", text)
+                    .and_then(|text| match PreferredStartId::parse(text) {
+                        Some(id) => Some(id),
+                        None => self.fail(
+                            "preferredStart.id",
+                            format!("`{text}` is not a preferred-start option; use one of {ids}"),
+                        ),
+                    })
+            }
             None | Some(Value::Null) => {
                 self.fail("preferredStart.id", format!("is required: one of {ids}"))
             }
@@ -329,13 +376,16 @@ impl<'a> Checker<'a> {
         };
         let date = match object.get("date") {
             None | Some(Value::Null) => Some(None),
-            Some(Value::String(text)) => match parse_date(text) {
-                Some(date) => Some(Some(date)),
-                None => self.fail(
-                    "preferredStart.date",
-                    format!("`{text}` is not a date; use YYYY-MM-DD"),
-                ),
-            },
+            Some(Value::String(text)) => {
+                self.single_line("preferredStart.date", text)
+                    .and_then(|text| match parse_date(text) {
+                        Some(date) => Some(Some(date)),
+                        None => self.fail(
+                            "preferredStart.date",
+                            format!("`{text}` is not a date; use YYYY-MM-DD"),
+                        ),
+                    })
+            }
             Some(_) => self.fail("preferredStart.date", "must be a string YYYY-MM-DD"),
         };
         Some(Some(ValidPreferredStart {

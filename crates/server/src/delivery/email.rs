@@ -130,6 +130,67 @@ pub fn text(lead: &Lead) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use intake_api::leads::{LeadCategory, LeadConsumer, LeadJob, LeadTrade, LEAD_CREATED};
+
+    fn lead(category: &str, trade: &str) -> Lead {
+        Lead {
+            kind: LEAD_CREATED.into(),
+            id: "j.1.email".into(),
+            created_at: "2026-11-26T10:00:00Z".into(),
+            trade: LeadTrade {
+                id: 1,
+                name: trade.into(),
+            },
+            job: LeadJob {
+                id: "j".into(),
+                category: LeadCategory {
+                    id: 1335,
+                    name: category.into(),
+                },
+                description: "Boiler not working".into(),
+                preferred_start: None,
+                postcode: "SW1A 1AA".into(),
+                address: None,
+                consumer: LeadConsumer {
+                    first_name: "Sam".into(),
+                    last_name: "Jones".into(),
+                    email: "sam@example.com".into(),
+                    phone: "07900000000".into(),
+                },
+                images: Vec::new(),
+            },
+        }
+    }
+
+    #[tokio::test]
+    async fn a_line_break_in_operator_text_cannot_add_a_header_to_the_lead_email() {
+        // Category and trade names come from the operator's imports, unchecked
+        // for control characters; the category name is in the subject.
+        let settings = SmtpSettings::new("smtp://127.0.0.1:2525", "leads@example.com").unwrap();
+        let mailer = Mailer::new(&settings, Duration::from_secs(1)).unwrap();
+        let injected = "Boiler repair\r\nBcc: everyone@example.com\r\n\r\nForged body";
+        let message = mailer
+            .message(
+                "trade@example.com",
+                &lead(injected, injected),
+                b"{}".to_vec(),
+            )
+            .unwrap();
+        let formatted = String::from_utf8(message.formatted()).unwrap();
+        let (head, _body) = formatted.split_once("\r\n\r\n").unwrap();
+        let names: Vec<&str> = head
+            .split("\r\n")
+            .filter(|line| !line.starts_with([' ', '\t']))
+            .filter_map(|line| line.split_once(':').map(|(name, _)| name))
+            .collect();
+        assert!(!names.contains(&"Bcc"), "{head}");
+        assert!(!head.contains("Forged body"), "{head}");
+        // Lettre writes the words holding a line break as RFC 2047 encoded words.
+        assert!(
+            head.contains("Subject: New lead: Boiler =?utf-8?b?"),
+            "{head}"
+        );
+    }
 
     #[test]
     fn the_message_id_is_a_valid_id_made_from_the_delivery_id() {

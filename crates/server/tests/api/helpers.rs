@@ -3,6 +3,7 @@
 pub mod backend;
 pub mod conformance;
 pub mod forms;
+pub mod logs;
 pub mod photos;
 pub mod receiver;
 pub mod smtp_sink;

@@ -9,6 +9,7 @@ mod attachments;
 mod attachments_edges;
 mod auth;
 mod categories;
+mod clean_text;
 mod conformance;
 mod conformance_requests;
 mod delivery;

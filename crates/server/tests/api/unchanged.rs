@@ -1,5 +1,5 @@
-//! Property: a submission that fails validation or authentication leaves the
-//! store exactly as it was.
+//! Property: a submission that fails validation (a control character in a
+//! member included) or authentication leaves the store exactly as it was.
 
 use crate::helpers::{job_body, spawn_app, trade, TestApp, TestKey};
 use proptest::prelude::*;
@@ -16,6 +16,7 @@ fn bad_values(field: &str) -> Vec<Value> {
             json!(999_999),
             json!(null),
             json!([20]),
+            json!("13\u{85}35"),
         ],
         "description" => vec![
             json!(""),
@@ -23,6 +24,7 @@ fn bad_values(field: &str) -> Vec<Value> {
             json!(42),
             json!(null),
             json!("x".repeat(5001)),
+            json!("Boiler not working,\u{0} no hot water since Monday."),
         ],
         "email" => vec![
             json!("nope"),
@@ -30,24 +32,40 @@ fn bad_values(field: &str) -> Vec<Value> {
             json!(""),
             json!(7),
             json!("Sam <sam@example.com>"),
+            json!("sam@example.com\r\nBcc: all@example.com"),
         ],
         "phone" => vec![
             json!("1234"),
             json!("phone"),
             json!("+1234567890123456"),
             json!(7900000000u64),
+            json!("07900\t000000"),
         ],
-        "firstName" | "lastName" => vec![json!(""), json!("   "), json!(null), json!({})],
-        "postcode" => vec![json!("XYZ"), json!("SW1A 1AAX"), json!(""), json!(12345)],
+        "firstName" | "lastName" => vec![
+            json!(""),
+            json!("   "),
+            json!(null),
+            json!({}),
+            json!("Sam\u{1b}[31m"),
+        ],
+        "postcode" => vec![
+            json!("XYZ"),
+            json!("SW1A 1AAX"),
+            json!(""),
+            json!(12345),
+            json!("Z\nZ FORGED-LINE\u{1b}[31m"),
+        ],
         "address" => vec![
             json!("10 Downing St"),
             json!({"line1": "x"}),
             json!({"line1": "x", "city": "y", "postcode": "bad"}),
+            json!({"line1": "x\u{7f}", "city": "y", "postcode": "SW1A 2AA"}),
         ],
         _ => vec![
             json!({"id": "SOON"}),
             json!("URGENT"),
             json!({"id": "URGENT", "date": "tomorrow"}),
+            json!({"id": "URGENT\n"}),
         ],
     }
 }

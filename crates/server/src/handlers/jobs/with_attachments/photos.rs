@@ -3,6 +3,7 @@
 
 use super::form::Upload;
 use crate::error::ApiError;
+use crate::log_text::Escaped;
 use crate::storage::{ImageStore, WrittenImages};
 use intake_core::images::{self, CleanImage, ImageLimits};
 use intake_core::jobs::JobImage;
@@ -37,7 +38,7 @@ pub async fn check_all(
             Ok(Ok(image)) => checked.push(Checked { name, image }),
             Ok(Err(error)) => problems.push(format!("`{name}` (image {number}) {error}")),
             Err(error) => {
-                tracing::error!(%error, file = %name, "the image check failed");
+                tracing::error!(%error, file = %Escaped(&name), "the image check failed");
                 problems.push(format!("`{name}` (image {number}) could not be read"));
             }
         }
