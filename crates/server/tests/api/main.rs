@@ -18,6 +18,7 @@ mod openapi;
 mod options;
 mod outage;
 mod rate_limits;
+mod replay;
 mod shutdown;
 mod spam_history;
 mod trades;
