@@ -3,9 +3,16 @@
 //!
 //! Unknown, revoked and wrong-secret keys all give the same 401: the
 //! signature crate runs every check the same way without a secret.
+//!
+//! A signature that does not pin its request (no `(request-target)`, or a body
+//! without a covered digest) is then bound to the first request it came with
+//! (`bindings`), so it cannot be moved to another method, path or body.
+
+pub mod bindings;
 
 use crate::error::ApiError;
 use crate::log_text::Escaped;
+use crate::limits::retry_after_seconds;
 use crate::state::AppState;
 use axum::body::{Body, Bytes};
 use axum::extract::{OriginalUri, Request, State};
@@ -14,6 +21,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use intake_core::{ApiKey, Environment, SecretString};
 use intake_signature::{Message, SignatureHeader, VerifyOptions};
+use std::time::Instant;
 use time::OffsetDateTime;
 
 /// The affiliate a verified request came from; handlers take it as an extension.
@@ -111,6 +119,15 @@ async fn authenticate(
             key.key_id, key.environment, state.config.environment, state.config.environment, key.environment
         )));
     }
+    let target = uri.path_and_query().map_or("/", |pq| pq.as_str());
+    bind_unpinned(
+        state,
+        &key.key_id,
+        &signature,
+        parts.method.as_str(),
+        target,
+        &body,
+    )?;
     tracing::debug!(key_id = %key.key_id, "signature verified");
     parts.extensions.insert(AuthenticatedKey {
         key_id: key.key_id,
@@ -119,6 +136,54 @@ async fn authenticate(
         signature: signature.signature,
     });
     Ok(Request::from_parts(parts, Body::from(body)))
+}
+
+/// Binds a signature that does not pin its request to this request, or
+/// refuses it: 401 when it came with another request before, 429 when its key
+/// holds its whole share of bound signatures, 503 when the map is full.
+fn bind_unpinned(
+    state: &AppState,
+    key_id: &str,
+    signature: &SignatureHeader,
+    method: &str,
+    target: &str,
+    body: &[u8],
+) -> Result<(), ApiError> {
+    if bindings::pins_its_request(&signature.headers, !body.is_empty()) {
+        return Ok(());
+    }
+    let bound = state.bindings.bind(
+        key_id,
+        bindings::signature_hash(key_id, &signature.signature),
+        bindings::request_hash(method, target, body),
+        Instant::now(),
+    );
+    const SIGN_MORE: &str = "Sign `(request-target)` and, for a request with a body, a digest of it (`headers=\"(request-target) host date digest\"`) so that each request has its own signature.";
+    match bound {
+        Ok(_) => Ok(()),
+        Err(bindings::Refused::OtherRequest) => {
+            tracing::info!(key_id, "signature refused: already used for another request");
+            Err(ApiError::Unauthorized(format!(
+                "This signature was already used for another request (another method, path or body) in the last {} seconds. A signature that does not cover `(request-target)`, or a body that it does not cover with `digest` or `content-digest`, holds only for the first request it was sent with; with only `date` signed, two requests sent with the same Date have the same signature. {SIGN_MORE}",
+                state.bindings.lifetime().as_secs()
+            )))
+        }
+        Err(bindings::Refused::KeyShareFull { share, retry_after }) => {
+            Err(ApiError::TooManyRequests {
+                detail: format!(
+                    "The key `{key_id}` already has {share} signatures in use that do not cover `(request-target)` and a digest, the most one key may have at once (each is kept for {} seconds to hold it to its first request). Retry after the number of seconds in the Retry-After header. {SIGN_MORE} Such requests need no room.",
+                    state.bindings.lifetime().as_secs()
+                ),
+                retry_after_seconds: retry_after_seconds(retry_after),
+            })
+        }
+        Err(bindings::Refused::Full { cap, retry_after }) => Err(ApiError::Busy {
+            detail: format!(
+                "This server already holds {cap} signatures that do not cover `(request-target)` and a digest, the most it keeps; new ones are refused until the oldest expires. Retry after the number of seconds in the Retry-After header. {SIGN_MORE} Such requests are never refused for this."
+            ),
+            retry_after_seconds: retry_after_seconds(retry_after),
+        }),
+    }
 }
 
 /// The `Authorization: Signature ...` header, else a `Signature` header.

@@ -44,6 +44,14 @@ pub enum ApiError {
     },
     /// 503: the store cannot be reached; try again later.
     Unavailable(String),
+    /// 503 with a `Retry-After` of its own: this process is at a limit of its
+    /// own (not the store's); the detail says which.
+    Busy {
+        /// What is full and what to do.
+        detail: String,
+        /// Whole seconds to wait, sent as `Retry-After` (at least 1).
+        retry_after_seconds: u64,
+    },
     /// 500: a fault of ours; the cause is logged, not shown.
     Internal(String),
 }
@@ -60,6 +68,10 @@ impl IntoResponse for ApiError {
         let in_flight = matches!(self, ApiError::InFlight(_));
         let retry_after = match &self {
             ApiError::TooManyRequests {
+                retry_after_seconds,
+                ..
+            }
+            | ApiError::Busy {
                 retry_after_seconds,
                 ..
             } => Some(HeaderValue::from((*retry_after_seconds).max(1))),
@@ -80,6 +92,7 @@ impl IntoResponse for ApiError {
                 "The service cannot reach its store just now; retry after the number of seconds in Retry-After.".to_owned(),
                 Some(cause),
             ),
+            ApiError::Busy { detail, .. } => (StatusCode::SERVICE_UNAVAILABLE, detail, None),
             ApiError::Internal(cause) => (StatusCode::INTERNAL_SERVER_ERROR, String::new(), Some(cause)),
         };
         let mut response = status.into_response();

@@ -130,7 +130,7 @@ fn add_429(operation: &mut Operation) {
         .build();
     let response = ResponseBuilder::new()
         .description(
-            "Over the key's rate limit or its cap on requests in flight; retry after Retry-After",
+            "Over the key's rate limit, its cap on requests in flight or its share of signatures that do not cover (request-target) and a digest; retry after Retry-After",
         )
         .header("Retry-After", retry_after)
         .content(

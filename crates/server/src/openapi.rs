@@ -37,7 +37,8 @@ fn scheme_description() -> String {
 - `Date` (or `created`): an HTTP date or an RFC 3339 timestamp within 300 seconds of the server clock.\n\
 - When `digest` (`SHA-256=` or `SHA-512=`, RFC 3230) or `content-digest` (RFC 9530) is covered, it is checked against the raw body.\n\
 - A key may require more coverage, e.g. `(request-target) host date digest`.\n\
-- Limits: the header value at most {MAX_HEADER_BYTES} bytes, at most {MAX_PARAMETERS} parameters, at most {MAX_COVERED_HEADERS} names in `headers`; over any of them is a 401 naming the limit.\n\n\
+- Limits: the header value at most {MAX_HEADER_BYTES} bytes, at most {MAX_PARAMETERS} parameters, at most {MAX_COVERED_HEADERS} names in `headers`; over any of them is a 401 naming the limit.\n\
+- A signature that does not cover `(request-target)`, or a body that it does not cover with `digest` or `content-digest`, holds only for the first request it is sent with (method, path and query, body) until it expires (twice the allowed skew, 600 seconds): the same request again is answered as before (a job: its first answer), another request under it is a 401. Only `date` signed means two requests with the same `Date` share one signature. Cover `(request-target)` and, with a body, a digest so that each request has its own signature; such requests need nothing kept. The server keeps a bounded number of the others: over a key's share the answer is 429, at the server's cap 503, both with `Retry-After`.\n\n\
 A refused signature answers 401 with `WWW-Authenticate: Signature` and a problem body whose `detail` says what to fix; on a MAC mismatch it shows the signing string the server built."
     )
 }

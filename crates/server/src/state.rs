@@ -1,5 +1,6 @@
 //! Shared state handed to every handler.
 
+use crate::auth::bindings::Bindings;
 use crate::config::ServerConfig;
 use crate::directory::DirectoryCell;
 use crate::idempotency::InFlight;
@@ -29,6 +30,8 @@ pub struct AppState {
     pub images: ImageStore,
     /// Each key's rate limit and cap on requests in flight (see `limits`).
     pub limits: Arc<KeyLimits>,
+    /// Signatures that do not pin their request, bound to the first one (see `auth`).
+    pub bindings: Arc<Bindings>,
     /// Poked when a job is written, so the dispatcher claims its leads at once.
     pub deliveries_due: Arc<tokio::sync::Notify>,
 }
@@ -43,6 +46,7 @@ impl AppState {
         let directory = Arc::new(DirectoryCell::load(store.as_ref()).await?);
         let spam = Arc::new(SpamScreen::standard(config.spam_threshold));
         let limits = Arc::new(KeyLimits::new(&config));
+        let bindings = Arc::new(Bindings::for_config(&config));
         Ok(AppState {
             store,
             master_key: Arc::new(master_key),
@@ -52,6 +56,7 @@ impl AppState {
             spam,
             images: ImageStore::in_memory(),
             limits,
+            bindings,
             deliveries_due: Arc::default(),
         })
     }

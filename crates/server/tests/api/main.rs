@@ -19,6 +19,7 @@ mod openapi;
 mod options;
 mod outage;
 mod rate_limits;
+mod replay;
 mod shutdown;
 mod signature_limits;
 mod spam_history;
