@@ -410,6 +410,7 @@ impl Settings {
             image_limits: ImageLimits::default(),
             shutdown_grace: Duration::from_secs(self.shutdown_grace_seconds),
             request_timeout: Duration::from_secs(self.request_timeout_seconds),
+            connections: intake_server::ConnectionLimits::default(),
             directory_refresh: Duration::from_secs(self.directory_refresh_seconds),
             public_base_url: self.public_base_url.trim_end_matches('/').to_owned(),
             idempotency_ttl: Duration::from_secs(self.idempotency_ttl_seconds),

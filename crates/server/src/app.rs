@@ -66,8 +66,10 @@ impl Application {
         self.listener.local_addr()
     }
 
-    /// Serves until `shutdown` resolves, then lets in-flight requests finish
-    /// within the configured grace period.
+    /// Serves until `shutdown` resolves, then stops accepting and lets
+    /// in-flight requests finish within the configured grace period.
+    /// Serving itself has no error to return: a failed accept is logged and
+    /// retried after a pause.
     pub async fn run_until(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
@@ -87,24 +89,28 @@ impl Application {
             self.listener.local_addr().ok(),
             stopping_rx.clone(),
         );
-        let server = axum::serve(self.listener, self.router).with_graceful_shutdown(signal);
-        let mut stopping = stopping_rx;
-        let result = tokio::select! {
-            result = server => result,
-            () = async move {
-                let _ = stopping.wait_for(|stopping| *stopping).await;
-                tokio::time::sleep(grace).await;
-            } => {
-                tracing::warn!(grace_seconds = grace.as_secs(), "in-flight requests did not finish within the grace period");
-                Ok(())
-            }
+        let server = crate::serve::serve(
+            self.listener,
+            self.router,
+            self.state.config.connections.clone(),
+            stopping_rx,
+        );
+        let signal_then_grace = async move {
+            signal.await;
+            tokio::time::sleep(grace).await;
         };
+        tokio::select! {
+            () = server => {}
+            () = signal_then_grace => {
+                tracing::warn!(grace_seconds = grace.as_secs(), "in-flight requests did not finish within the grace period");
+            }
+        }
         refresher.abort();
         if let Some(dispatcher) = dispatcher {
             // Bounded by the dispatcher's own grace period.
             let _ = dispatcher.await;
         }
-        result
+        Ok(())
     }
 }
 

@@ -4,6 +4,7 @@ pub mod backend;
 pub mod conformance;
 pub mod forms;
 pub mod photos;
+pub mod raw;
 pub mod receiver;
 pub mod smtp_sink;
 

@@ -11,6 +11,7 @@ mod auth;
 mod categories;
 mod conformance;
 mod conformance_requests;
+mod connections;
 mod delivery;
 mod errors;
 mod jobs;
