@@ -22,6 +22,9 @@ pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default time a keep-alive connection may sit idle (see [`ConnectionLimits::idle_timeout`]).
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(75);
 
+/// Default time a request body may take to arrive (see [`ConnectionLimits::body_read_timeout`]).
+pub const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(20);
+
 /// Default cap on open client connections, before the descriptor limit lowers it.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 
@@ -38,6 +41,10 @@ pub struct ConnectionLimits {
     /// the next request, and longest an answer may stay unwritten because the
     /// client does not read it; the connection is closed after it.
     pub idle_timeout: Duration,
+    /// Longest a request body may take to arrive once the head has; a 408
+    /// after it. Shorter than the request timeout, so that a stalled body
+    /// gets its 408 rather than the timeout's 503.
+    pub body_read_timeout: Duration,
     /// Most client connections open at once; further ones wait in the
     /// listen backlog until one closes. Lowered at start to fit under the
     /// process's descriptor limit.
@@ -49,6 +56,7 @@ impl Default for ConnectionLimits {
         ConnectionLimits {
             header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            body_read_timeout: DEFAULT_BODY_READ_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
         }
     }

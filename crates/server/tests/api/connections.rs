@@ -1,9 +1,12 @@
-// Connection hygiene (issue 13): slow and idle clients are cut off, and
-// open connections are capped. Short timeouts are configured and every
-// wait is bounded by DEADLINE; no test asserts how fast anything is.
+// Connection hygiene (issue 13): slow, idle and stalling clients are cut
+// off, open connections are capped, and a body that cannot be read is told
+// why with the problem body. Short timeouts are configured
+// and every wait is bounded by DEADLINE; no test asserts how fast anything is.
 
-use crate::helpers::raw::{closed_within, connect, exchange, get, read_answer, DEADLINE};
-use crate::helpers::spawn_app_with;
+use crate::helpers::raw::{
+    closed_within, connect, exchange, get, read_answer, signed_post_head, DEADLINE,
+};
+use crate::helpers::{api, job_body, spawn_app, spawn_app_with};
 use intake_server::{ConnectionLimits, ServerConfig};
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
@@ -123,6 +126,7 @@ async fn past_the_connection_cap_new_connections_wait_and_are_served_once_others
         header_read_timeout: MINUTE,
         idle_timeout: MINUTE,
         max_connections: 20,
+        ..ConnectionLimits::default()
     }))
     .await;
     // Twenty kept-alive connections, each served once: the cap is full.
@@ -158,4 +162,59 @@ async fn past_the_connection_cap_new_connections_wait_and_are_served_once_others
     // The server is still whole.
     let health = app.http.get(app.url("/healthz")).send().await.unwrap();
     assert_eq!(health.status(), 200);
+}
+
+#[tokio::test]
+async fn a_body_that_stalls_is_a_408_problem_and_the_connection_is_closed() {
+    let app = spawn_app_with(with(ConnectionLimits {
+        body_read_timeout: SECOND,
+        ..ConnectionLimits::default()
+    }))
+    .await;
+    let key = app.staging_key().await;
+    let path = api("/jobs");
+    let body = serde_json::to_vec(&job_body()).unwrap();
+    let head = signed_post_head(
+        &app,
+        &key,
+        &path,
+        Some(&body),
+        &[("content-type", "application/json")],
+    );
+    let mut socket = connect(app.address).await;
+    socket.write_all(head.as_bytes()).await.unwrap();
+    socket.write_all(b"\r\n").await.unwrap();
+    socket.write_all(&body[..10]).await.unwrap();
+
+    let answer = read_answer(&mut socket, DEADLINE).await.expect("an answer");
+    let problem = answer.problem(408, &path);
+    assert_eq!(problem["title"], "Request Timeout");
+    assert_eq!(answer.header("connection"), Some("close"));
+    assert!(closed_within(&mut socket, DEADLINE).await);
+    assert_eq!(app.counts().await.jobs, 0);
+}
+
+#[tokio::test]
+async fn a_malformed_chunk_size_is_a_400_problem_not_a_413() {
+    let app = spawn_app().await;
+    let key = app.staging_key().await;
+    let path = api("/jobs");
+    let head = signed_post_head(
+        &app,
+        &key,
+        &path,
+        None,
+        &[
+            ("content-type", "application/json"),
+            ("transfer-encoding", "chunked"),
+        ],
+    );
+    let mut socket = connect(app.address).await;
+    let request = format!("{head}\r\nzz\r\n{{}}\r\n0\r\n\r\n");
+    let answer = exchange(&mut socket, &request).await.expect("an answer");
+    let problem = answer.problem(400, &path);
+    assert!(
+        problem["detail"].as_str().unwrap().contains("chunk"),
+        "{problem}"
+    );
 }

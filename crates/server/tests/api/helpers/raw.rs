@@ -1,6 +1,8 @@
 //! HTTP/1.1 spoken by hand over TCP, for what a well-behaved client cannot
 //! do: send slowly, stall, go quiet, break the framing. Every wait is bounded.
 
+use super::{assert_problem_body, TestApp, TestKey};
+use intake_signature::{digest_header, sign, Algorithm, Message};
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
@@ -24,6 +26,18 @@ impl RawAnswer {
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, value)| value.as_str())
+    }
+
+    /// Checks that this is a problem answer of `status` for `path`; returns its body.
+    pub fn problem(&self, status: u16, path: &str) -> serde_json::Value {
+        assert_eq!(self.status, status, "{self:?}");
+        assert_eq!(
+            self.header("content-type"),
+            Some("application/problem+json")
+        );
+        let body: serde_json::Value = serde_json::from_slice(&self.body).unwrap();
+        assert_problem_body(&body, status, path);
+        body
     }
 }
 
@@ -103,4 +117,51 @@ pub fn get(path: &str) -> String {
 pub async fn exchange(socket: &mut TcpStream, request: &str) -> Option<RawAnswer> {
     socket.write_all(request.as_bytes()).await.ok()?;
     read_answer(socket, DEADLINE).await
+}
+
+/// The head of a signed `POST path` (without its blank line), signed over
+/// `(request-target) host date` and, when `body` is given, its digest with
+/// its Content-Length; `extra` headers are added unsigned.
+pub fn signed_post_head(
+    app: &TestApp,
+    key: &TestKey,
+    path: &str,
+    body: Option<&[u8]>,
+    extra: &[(&str, &str)],
+) -> String {
+    let mut headers = vec![
+        ("host".to_owned(), app.address.to_string()),
+        (
+            "date".to_owned(),
+            httpdate::fmt_http_date(std::time::SystemTime::now()),
+        ),
+    ];
+    let mut covered = vec!["(request-target)", "host", "date"];
+    if let Some(body) = body {
+        headers.push(("digest".to_owned(), digest_header(body)));
+        headers.push(("content-length".to_owned(), body.len().to_string()));
+        covered.push("digest");
+    }
+    let mut message = Message::new("POST", path);
+    for (name, value) in &headers {
+        message.push_header(name, value);
+    }
+    let authorization = sign(
+        &message,
+        &key.key_id,
+        Algorithm::HmacSha256,
+        key.secret.as_bytes(),
+        &covered,
+    )
+    .unwrap()
+    .to_authorization();
+    let mut head = format!("POST {path} HTTP/1.1\r\nAuthorization: {authorization}\r\n");
+    for (name, value) in headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .chain(extra.iter().copied())
+    {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head
 }
