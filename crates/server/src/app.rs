@@ -1,5 +1,6 @@
 //! Building and running the application: the same path for tests and `intake serve`.
 
+use crate::head_limits::limit_head;
 use crate::problem_layer::problem_layer;
 use crate::request_id::{mark_if_missing, REQUEST_ID};
 use crate::routes::router;
@@ -43,6 +44,7 @@ impl Application {
                 }))
                 .layer(PropagateRequestIdLayer::new(REQUEST_ID))
                 .layer(axum::middleware::from_fn(problem_layer))
+                .layer(axum::middleware::from_fn(limit_head))
                 .layer(CatchPanicLayer::new())
                 .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, state.config.request_timeout)),
         );

@@ -35,8 +35,12 @@ pub enum ApiError {
     RequestTimeout(String),
     /// 413: the body is over the limit.
     PayloadTooLarge(String),
+    /// 414: the request target is over the limit.
+    UriTooLong(String),
     /// 415: the body is not of an accepted media type.
     UnsupportedMediaType(String),
+    /// 431: the header section is over the limit.
+    HeadersTooLarge(String),
     /// 429: the key is over its rate limit or its cap on requests in flight.
     TooManyRequests {
         /// What was exceeded and what to do.
@@ -79,7 +83,9 @@ impl IntoResponse for ApiError {
             ApiError::Spam => (StatusCode::UNPROCESSABLE_ENTITY, SPAM_DETAIL.to_owned(), None),
             ApiError::RequestTimeout(detail) => (StatusCode::REQUEST_TIMEOUT, detail, None),
             ApiError::PayloadTooLarge(detail) => (StatusCode::PAYLOAD_TOO_LARGE, detail, None),
+            ApiError::UriTooLong(detail) => (StatusCode::URI_TOO_LONG, detail, None),
             ApiError::UnsupportedMediaType(detail) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, detail, None),
+            ApiError::HeadersTooLarge(detail) => (StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, detail, None),
             ApiError::TooManyRequests { detail, .. } => (StatusCode::TOO_MANY_REQUESTS, detail, None),
             ApiError::Unavailable(cause) => (
                 StatusCode::SERVICE_UNAVAILABLE,

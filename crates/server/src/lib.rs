@@ -11,6 +11,7 @@ pub mod delivery;
 mod directory;
 mod error;
 mod handlers;
+mod head_limits;
 mod idempotency;
 mod limits;
 mod openapi;

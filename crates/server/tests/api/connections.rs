@@ -1,12 +1,12 @@
 // Connection hygiene (issue 13): slow, idle and stalling clients are cut
-// off, open connections are capped, and a body that cannot be read is told
-// why with the problem body. Short timeouts are configured
+// off, open connections are capped, and answers the HTTP layer would give
+// with an empty body carry the problem body. Short timeouts are configured
 // and every wait is bounded by DEADLINE; no test asserts how fast anything is.
 
 use crate::helpers::raw::{
     closed_within, connect, exchange, get, read_answer, signed_post_head, DEADLINE,
 };
-use crate::helpers::{api, job_body, spawn_app, spawn_app_with};
+use crate::helpers::{api, job_body, problem, spawn_app, spawn_app_with};
 use intake_server::{ConnectionLimits, ServerConfig};
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
@@ -217,4 +217,33 @@ async fn a_malformed_chunk_size_is_a_400_problem_not_a_413() {
         problem["detail"].as_str().unwrap().contains("chunk"),
         "{problem}"
     );
+}
+
+#[tokio::test]
+async fn a_header_section_over_the_limit_is_a_431_problem() {
+    let app = spawn_app().await;
+    let big = app
+        .http
+        .get(app.url("/healthz"))
+        .header("x-big", "a".repeat(20 * 1024))
+        .send()
+        .await
+        .unwrap();
+    let body = problem(big, 431, "/healthz").await;
+    assert_eq!(body["title"], "Request Header Fields Too Large");
+
+    let mut many = app.http.get(app.url("/healthz"));
+    for n in 0..80 {
+        many = many.header(format!("x-header-{n}"), "1");
+    }
+    problem(many.send().await.unwrap(), 431, "/healthz").await;
+}
+
+#[tokio::test]
+async fn a_request_target_over_the_limit_is_a_414_problem() {
+    let app = spawn_app().await;
+    let path = api("/trades/search");
+    let url = app.url(&format!("{path}?postcode={}", "A".repeat(10 * 1024)));
+    let body = problem(app.http.get(url).send().await.unwrap(), 414, &path).await;
+    assert_eq!(body["title"], "URI Too Long");
 }
