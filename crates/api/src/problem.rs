@@ -31,8 +31,9 @@ impl Problem {
     /// Builds the problem for `status` with its standard type URI and title.
     pub fn new(status: u16, detail: impl Into<String>, instance: impl Into<String>) -> Self {
         let section = match status {
-            // RFC 9110 has no section for 429; RFC 6585 defines it.
+            // RFC 9110 has no sections for 429 and 431; RFC 6585 defines them.
             429 => "https://www.rfc-editor.org/rfc/rfc6585#section-4".to_owned(),
+            431 => "https://www.rfc-editor.org/rfc/rfc6585#section-5".to_owned(),
             _ => format!("https://www.rfc-editor.org/rfc/rfc9110#status.{status}"),
         };
         Problem {
@@ -57,9 +58,11 @@ pub fn status_title(status: u16) -> &'static str {
         408 => "Request Timeout",
         409 => "Conflict",
         413 => "Content Too Large",
+        414 => "URI Too Long",
         415 => "Unsupported Media Type",
         422 => "Unprocessable Entity",
         429 => "Too Many Requests",
+        431 => "Request Header Fields Too Large",
         500 => "Internal Server Error",
         501 => "Not Implemented",
         503 => "Service Unavailable",

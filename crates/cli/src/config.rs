@@ -33,6 +33,15 @@ pub struct Settings {
     pub shutdown_grace_seconds: u64,
     /// `INTAKE_REQUEST_TIMEOUT_SECONDS`
     pub request_timeout_seconds: u64,
+    /// `INTAKE_HEADER_READ_TIMEOUT_SECONDS`: longest a request head may take to arrive.
+    pub header_read_timeout_seconds: u64,
+    /// `INTAKE_IDLE_TIMEOUT_SECONDS`: longest a keep-alive connection may wait
+    /// for its next request, or an answer wait for the client to read it.
+    pub idle_timeout_seconds: u64,
+    /// `INTAKE_BODY_READ_TIMEOUT_SECONDS`: longest a request body may take to arrive (408).
+    pub body_read_timeout_seconds: u64,
+    /// `INTAKE_MAX_CONNECTIONS`: most client connections open at once.
+    pub max_connections: usize,
     /// `INTAKE_LOG_FORMAT`: `text` or `json`.
     pub log_format: String,
     /// `INTAKE_DEMO_DATA`: load a demo directory into an empty embedded store.
@@ -96,6 +105,10 @@ impl Default for Settings {
             body_limit_bytes: 1024 * 1024,
             shutdown_grace_seconds: 30,
             request_timeout_seconds: 30,
+            header_read_timeout_seconds: intake_server::DEFAULT_HEADER_READ_TIMEOUT.as_secs(),
+            idle_timeout_seconds: intake_server::DEFAULT_IDLE_TIMEOUT.as_secs(),
+            body_read_timeout_seconds: intake_server::DEFAULT_BODY_READ_TIMEOUT.as_secs(),
+            max_connections: intake_server::DEFAULT_MAX_CONNECTIONS,
             log_format: "text".to_owned(),
             demo_data: true,
             directory_refresh_seconds: 3,
@@ -169,6 +182,10 @@ pub fn load(config_file: Option<&Path>, flags: FlagOverrides) -> anyhow::Result<
         "BODY_LIMIT_BYTES",
         "SHUTDOWN_GRACE_SECONDS",
         "REQUEST_TIMEOUT_SECONDS",
+        "HEADER_READ_TIMEOUT_SECONDS",
+        "IDLE_TIMEOUT_SECONDS",
+        "BODY_READ_TIMEOUT_SECONDS",
+        "MAX_CONNECTIONS",
         "LOG_FORMAT",
         "DEMO_DATA",
         "DIRECTORY_REFRESH_SECONDS",
@@ -251,6 +268,7 @@ impl Settings {
         }
         self.image_store()?;
         self.validate_limits()?;
+        self.validate_connections()?;
         self.delivery_config()?;
         if !matches!(self.log_format.as_str(), "text" | "json") {
             bail!(
@@ -284,6 +302,38 @@ impl Settings {
             bail!(
                 "max_in_flight_per_key must be 0 (off) to {MOST}, not {}",
                 self.max_in_flight_per_key
+            );
+        }
+        Ok(())
+    }
+
+    /// The connection timeouts and cap (issue 13).
+    fn validate_connections(&self) -> anyhow::Result<()> {
+        if self.request_timeout_seconds == 0 {
+            bail!("request_timeout_seconds must be at least 1");
+        }
+        for (name, seconds) in [
+            (
+                "header_read_timeout_seconds",
+                self.header_read_timeout_seconds,
+            ),
+            ("idle_timeout_seconds", self.idle_timeout_seconds),
+        ] {
+            if !(1..=3600).contains(&seconds) {
+                bail!("{name} must be 1 to 3600, not {seconds}");
+            }
+        }
+        if !(1..self.request_timeout_seconds).contains(&self.body_read_timeout_seconds) {
+            bail!(
+                "body_read_timeout_seconds must be at least 1 and less than request_timeout_seconds ({}), so that a stalled body gets its 408 before the request times out; not {}",
+                self.request_timeout_seconds,
+                self.body_read_timeout_seconds
+            );
+        }
+        if !(1..=1_000_000).contains(&self.max_connections) {
+            bail!(
+                "max_connections must be 1 to 1000000, not {}",
+                self.max_connections
             );
         }
         Ok(())
@@ -410,6 +460,12 @@ impl Settings {
             image_limits: ImageLimits::default(),
             shutdown_grace: Duration::from_secs(self.shutdown_grace_seconds),
             request_timeout: Duration::from_secs(self.request_timeout_seconds),
+            connections: intake_server::ConnectionLimits {
+                header_read_timeout: Duration::from_secs(self.header_read_timeout_seconds),
+                idle_timeout: Duration::from_secs(self.idle_timeout_seconds),
+                body_read_timeout: Duration::from_secs(self.body_read_timeout_seconds),
+                max_connections: self.max_connections,
+            },
             directory_refresh: Duration::from_secs(self.directory_refresh_seconds),
             public_base_url: self.public_base_url.trim_end_matches('/').to_owned(),
             idempotency_ttl: Duration::from_secs(self.idempotency_ttl_seconds),

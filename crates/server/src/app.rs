@@ -1,6 +1,7 @@
 //! Building and running the application: the same path for tests and `intake serve`.
 
 use crate::log_text::Escaped;
+use crate::head_limits::limit_head;
 use crate::problem_layer::problem_layer;
 use crate::request_id::{mark_if_missing, REQUEST_ID};
 use crate::routes::router;
@@ -45,6 +46,7 @@ impl Application {
                 }))
                 .layer(PropagateRequestIdLayer::new(REQUEST_ID))
                 .layer(axum::middleware::from_fn(problem_layer))
+                .layer(axum::middleware::from_fn(limit_head))
                 .layer(CatchPanicLayer::new())
                 .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, state.config.request_timeout)),
         );
@@ -68,8 +70,10 @@ impl Application {
         self.listener.local_addr()
     }
 
-    /// Serves until `shutdown` resolves, then lets in-flight requests finish
-    /// within the configured grace period.
+    /// Serves until `shutdown` resolves, then stops accepting and lets
+    /// in-flight requests finish within the configured grace period.
+    /// Serving itself has no error to return: a failed accept is logged and
+    /// retried after a pause.
     pub async fn run_until(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
@@ -89,24 +93,28 @@ impl Application {
             self.listener.local_addr().ok(),
             stopping_rx.clone(),
         );
-        let server = axum::serve(self.listener, self.router).with_graceful_shutdown(signal);
-        let mut stopping = stopping_rx;
-        let result = tokio::select! {
-            result = server => result,
-            () = async move {
-                let _ = stopping.wait_for(|stopping| *stopping).await;
-                tokio::time::sleep(grace).await;
-            } => {
-                tracing::warn!(grace_seconds = grace.as_secs(), "in-flight requests did not finish within the grace period");
-                Ok(())
-            }
+        let server = crate::serve::serve(
+            self.listener,
+            self.router,
+            self.state.config.connections.clone(),
+            stopping_rx,
+        );
+        let signal_then_grace = async move {
+            signal.await;
+            tokio::time::sleep(grace).await;
         };
+        tokio::select! {
+            () = server => {}
+            () = signal_then_grace => {
+                tracing::warn!(grace_seconds = grace.as_secs(), "in-flight requests did not finish within the grace period");
+            }
+        }
         refresher.abort();
         if let Some(dispatcher) = dispatcher {
             // Bounded by the dispatcher's own grace period.
             let _ = dispatcher.await;
         }
-        result
+        Ok(())
     }
 }
 

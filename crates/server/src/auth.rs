@@ -19,9 +19,11 @@ use axum::extract::{OriginalUri, Request, State};
 use axum::http::{header, HeaderMap};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use http_body_util::LengthLimitError;
 use intake_core::{ApiKey, Environment, SecretString};
 use intake_signature::{Message, SignatureHeader, VerifyOptions};
 use std::time::Instant;
+use std::time::Duration;
 use time::OffsetDateTime;
 
 /// The affiliate a verified request came from; handlers take it as an extension.
@@ -74,7 +76,7 @@ async fn authenticate(
     // First, before the body is read or a key looked up: the parser refuses an oversized or
     // overlong header without reading it, so an unauthenticated client cannot make this costly.
     let signature = signature_header(&parts.headers)?;
-    let body = read_body(body, body_limit).await?;
+    let body = read_body(body, body_limit, state.config.connections.body_read_timeout).await?;
     // Nesting strips the base path from `uri`; the signature covers the path as sent.
     let uri = parts
         .extensions
@@ -235,12 +237,47 @@ fn single_text<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>
     })
 }
 
-async fn read_body(body: Body, limit: usize) -> Result<Bytes, ApiError> {
-    axum::body::to_bytes(body, limit).await.map_err(|_| {
-        ApiError::PayloadTooLarge(format!(
-            "The request body is over the limit of {limit} bytes."
-        ))
-    })
+/// Reads the whole body: 408 when it has not all arrived within the body
+/// read timeout (a client that stalls or trickles it), 413 over `limit`,
+/// 400 when it is malformed (a bad chunk size) or cut short.
+async fn read_body(body: Body, limit: usize, timeout: Duration) -> Result<Bytes, ApiError> {
+    let read = axum::body::to_bytes(body, limit);
+    match tokio::time::timeout(timeout, read).await {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(error)) => Err(body_error(&error, limit)),
+        Err(_elapsed) => Err(ApiError::RequestTimeout(format!(
+            "The request body did not arrive within {} seconds of the headers. Send the whole body at once, as soon as the headers.",
+            timeout.as_secs_f64()
+        ))),
+    }
+}
+
+/// Tells the length limit apart from a body the connection could not
+/// deliver: only the first is the client's body being too large.
+fn body_error(error: &axum::Error, limit: usize) -> ApiError {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    let mut cause = None;
+    while let Some(current) = source {
+        if current.is::<LengthLimitError>() {
+            return ApiError::PayloadTooLarge(format!(
+                "The request body is over the limit of {limit} bytes."
+            ));
+        }
+        // hyper's framing errors (chunk sizes, an early end) are I/O errors
+        // whose text names what was wrong with the bytes sent.
+        if let Some(io) = current.downcast_ref::<std::io::Error>() {
+            cause = Some(io.to_string());
+        }
+        source = current.source();
+    }
+    match cause {
+        Some(cause) => ApiError::BadRequest(format!(
+            "The request body could not be read: {cause}. Send it with a correct Content-Length, or as well-formed chunks."
+        )),
+        None => ApiError::BadRequest(
+            "The request body could not be read: its framing is malformed or it ended early. Send it with a correct Content-Length, or as well-formed chunks.".to_owned(),
+        ),
+    }
 }
 
 /// The request as the signature crate sees it: method, target byte-exact, headers in arrival order.

@@ -16,6 +16,52 @@ pub const DEFAULT_RATE_LIMIT_BURST: u32 = 100;
 /// Default cap on a key's requests in flight.
 pub const DEFAULT_MAX_IN_FLIGHT_PER_KEY: u32 = 32;
 
+/// Default time a request head may take (see [`ConnectionLimits::header_read_timeout`]).
+pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Default time a keep-alive connection may sit idle (see [`ConnectionLimits::idle_timeout`]).
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(75);
+
+/// Default time a request body may take to arrive (see [`ConnectionLimits::body_read_timeout`]).
+pub const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Default cap on open client connections, before the descriptor limit lowers it.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+
+/// How long a client may take at each stage of a connection, and how many
+/// connections may be open at once (issue 13): what keeps slow or idle
+/// clients from holding the service's connections and descriptors.
+#[derive(Debug, Clone)]
+pub struct ConnectionLimits {
+    /// Longest a request head (request line and headers) may take to arrive,
+    /// counted from its first byte, or from the connection's opening for its
+    /// first request; the connection is closed without an answer after it.
+    pub header_read_timeout: Duration,
+    /// Longest a connection may wait between an answer and the first byte of
+    /// the next request, and longest an answer may stay unwritten because the
+    /// client does not read it; the connection is closed after it.
+    pub idle_timeout: Duration,
+    /// Longest a request body may take to arrive once the head has; a 408
+    /// after it. Shorter than the request timeout, so that a stalled body
+    /// gets its 408 rather than the timeout's 503.
+    pub body_read_timeout: Duration,
+    /// Most client connections open at once; further ones wait in the
+    /// listen backlog until one closes. Lowered at start to fit under the
+    /// process's descriptor limit.
+    pub max_connections: usize,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> Self {
+        ConnectionLimits {
+            header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            body_read_timeout: DEFAULT_BODY_READ_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+        }
+    }
+}
+
 /// Settings of one server process.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -33,6 +79,8 @@ pub struct ServerConfig {
     pub shutdown_grace: Duration,
     /// Longest time one request may take before a 503.
     pub request_timeout: Duration,
+    /// Timeouts of each stage of a connection, and the cap on connections.
+    pub connections: ConnectionLimits,
     /// How often the directory version is checked for imports by other processes.
     pub directory_refresh: Duration,
     /// Public address of the marketplace; a trade's profile is `{this}/trades/{companyId}`.
@@ -67,6 +115,7 @@ impl Default for ServerConfig {
             image_limits: ImageLimits::default(),
             shutdown_grace: Duration::from_secs(30),
             request_timeout: Duration::from_secs(30),
+            connections: ConnectionLimits::default(),
             directory_refresh: Duration::from_secs(3),
             public_base_url: "https://www.example-trades.co.uk".to_owned(),
             idempotency_ttl: Duration::from_secs(24 * 3600),

@@ -31,10 +31,16 @@ pub enum ApiError {
     InFlight(String),
     /// 422: the job was classified as spam.
     Spam,
+    /// 408: the body did not arrive in time; the connection is closed after it.
+    RequestTimeout(String),
     /// 413: the body is over the limit.
     PayloadTooLarge(String),
+    /// 414: the request target is over the limit.
+    UriTooLong(String),
     /// 415: the body is not of an accepted media type.
     UnsupportedMediaType(String),
+    /// 431: the header section is over the limit.
+    HeadersTooLarge(String),
     /// 429: the key is over its rate limit or its cap on requests in flight.
     TooManyRequests {
         /// What was exceeded and what to do.
@@ -66,6 +72,9 @@ const RETRY_AFTER_SECONDS: &str = "2";
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let in_flight = matches!(self, ApiError::InFlight(_));
+        // RFC 9110 §15.5.9: a server that gives up waiting for a request
+        // closes the connection; what is left of the body is not read.
+        let close = matches!(self, ApiError::RequestTimeout(_));
         let retry_after = match &self {
             ApiError::TooManyRequests {
                 retry_after_seconds,
@@ -84,8 +93,11 @@ impl IntoResponse for ApiError {
             ApiError::Conflict(detail) => (StatusCode::CONFLICT, detail, None),
             ApiError::InFlight(detail) => (StatusCode::CONFLICT, detail, None),
             ApiError::Spam => (StatusCode::UNPROCESSABLE_ENTITY, SPAM_DETAIL.to_owned(), None),
+            ApiError::RequestTimeout(detail) => (StatusCode::REQUEST_TIMEOUT, detail, None),
             ApiError::PayloadTooLarge(detail) => (StatusCode::PAYLOAD_TOO_LARGE, detail, None),
+            ApiError::UriTooLong(detail) => (StatusCode::URI_TOO_LONG, detail, None),
             ApiError::UnsupportedMediaType(detail) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, detail, None),
+            ApiError::HeadersTooLarge(detail) => (StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, detail, None),
             ApiError::TooManyRequests { detail, .. } => (StatusCode::TOO_MANY_REQUESTS, detail, None),
             ApiError::Unavailable(cause) => (
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -107,6 +119,11 @@ impl IntoResponse for ApiError {
                 header::RETRY_AFTER,
                 HeaderValue::from_static(RETRY_AFTER_SECONDS),
             );
+        }
+        if close {
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
         }
         if let Some(seconds) = retry_after {
             response.headers_mut().insert(header::RETRY_AFTER, seconds);

@@ -11,6 +11,7 @@ pub mod delivery;
 mod directory;
 mod error;
 mod handlers;
+mod head_limits;
 mod idempotency;
 mod limits;
 mod log_text;
@@ -18,6 +19,7 @@ mod openapi;
 mod problem_layer;
 mod request_id;
 mod routes;
+mod serve;
 mod shutdown;
 mod state;
 mod storage;
@@ -26,8 +28,9 @@ mod workers;
 pub use app::Application;
 pub use auth::AuthenticatedKey;
 pub use config::{
-    ServerConfig, DEFAULT_MAX_IN_FLIGHT_PER_KEY, DEFAULT_MULTIPART_BODY_LIMIT,
-    DEFAULT_RATE_LIMIT_BURST, DEFAULT_RATE_LIMIT_PER_SECOND,
+    ConnectionLimits, ServerConfig, DEFAULT_BODY_READ_TIMEOUT, DEFAULT_HEADER_READ_TIMEOUT,
+    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_IN_FLIGHT_PER_KEY,
+    DEFAULT_MULTIPART_BODY_LIMIT, DEFAULT_RATE_LIMIT_BURST, DEFAULT_RATE_LIMIT_PER_SECOND,
 };
 pub use error::ApiError;
 pub use shutdown::shutdown_signal;

@@ -58,6 +58,19 @@ fn a_bad_setting_stops_the_server_at_start_with_its_name() {
         ("INTAKE_LISTEN", "nowhere", "listen"),
         ("INTAKE_MAX_SKEW_SECONDS", "0", "max_skew_seconds"),
         ("INTAKE_DATABASE_URL", "mysql://x", "database"),
+        (
+            "INTAKE_HEADER_READ_TIMEOUT_SECONDS",
+            "0",
+            "header_read_timeout_seconds",
+        ),
+        ("INTAKE_IDLE_TIMEOUT_SECONDS", "0", "idle_timeout_seconds"),
+        // A body may not outlast the request it belongs to.
+        (
+            "INTAKE_BODY_READ_TIMEOUT_SECONDS",
+            "30",
+            "body_read_timeout_seconds",
+        ),
+        ("INTAKE_MAX_CONNECTIONS", "0", "max_connections"),
     ] {
         let output = intake()
             .args(["serve", "--data-dir"])

@@ -10,6 +10,12 @@ use std::time::{Duration, Instant};
 /// The binary under test.
 pub fn intake() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_intake"));
+    clean_env(&mut command);
+    command
+}
+
+/// No colour, and none of the developer's own `INTAKE_*` settings.
+fn clean_env(command: &mut Command) {
     command
         .env("NO_COLOR", "1")
         .env_remove("INTAKE_MASTER_KEY")
@@ -19,7 +25,6 @@ pub fn intake() -> Command {
         .env_remove("INTAKE_DATA_DIR")
         .env_remove("INTAKE_LISTEN")
         .env_remove("INTAKE_CONFIG");
-    command
 }
 
 /// Runs `intake ARGS --data-dir DIR` and returns its output, asserting success.
@@ -90,17 +95,37 @@ impl Server {
     pub fn start_with_demo_data(data_dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
         let mut command = intake();
         command
-            .arg("serve")
-            .arg("--listen")
-            .arg("127.0.0.1:0")
-            .arg("--data-dir")
-            .arg(data_dir)
-            .args(args);
-        command
+            .args(serve_args(data_dir))
+            .args(args)
             .env("RUST_LOG", "debug")
-            .envs(envs.iter().copied())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
+            .envs(envs.iter().copied());
+        Server::spawn(command)
+    }
+
+    /// Starts `intake serve` (no demo directory) with at most `descriptors`
+    /// open files: the shell lowers its limit, then becomes the server.
+    pub fn start_with_descriptor_limit(
+        data_dir: &Path,
+        descriptors: u32,
+        envs: &[(&str, &str)],
+    ) -> Server {
+        let mut command = Command::new("sh");
+        clean_env(&mut command);
+        command
+            .arg("-c")
+            .arg(r#"ulimit -n "$0" && exec "$@""#)
+            .arg(descriptors.to_string())
+            .arg(env!("CARGO_BIN_EXE_intake"))
+            .args(serve_args(data_dir))
+            .arg("--no-demo-data")
+            .env("RUST_LOG", "debug")
+            .envs(envs.iter().copied());
+        Server::spawn(command)
+    }
+
+    /// Runs `command` and waits for the address it logs.
+    fn spawn(mut command: Command) -> Server {
+        command.stdout(Stdio::null()).stderr(Stdio::piped());
         let mut child = command.spawn().unwrap();
         let log = Arc::new(Mutex::new(String::new()));
         let (address_tx, address_rx) = std::sync::mpsc::channel();
@@ -181,6 +206,17 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// `serve` on port 0 of 127.0.0.1 with `data_dir`.
+fn serve_args(data_dir: &Path) -> Vec<std::ffi::OsString> {
+    vec![
+        "serve".into(),
+        "--listen".into(),
+        "127.0.0.1:0".into(),
+        "--data-dir".into(),
+        data_dir.into(),
+    ]
 }
 
 /// A fresh data dir.

@@ -4,6 +4,7 @@ mod helpers;
 
 mod bench;
 mod config;
+mod connections;
 mod delivery;
 mod directory;
 mod keys;

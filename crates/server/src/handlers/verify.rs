@@ -34,6 +34,7 @@ use intake_core::jobs::CreationSource;
         (status = 200, description = "The job is acceptable: how it was read, the headers received (credentials removed), the trades it would go to (empty when none serves it) and the images it would keep. Nothing was created.", body = VerifyResult),
         (status = 400, description = "As for POST /jobs/with-attachments", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing or invalid signature", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the body read timeout (20 s by default); the connection is closed", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the multipart limit", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not multipart/form-data", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 422, description = "Job classified as spam", body = intake_api::Problem, content_type = "application/problem+json"),

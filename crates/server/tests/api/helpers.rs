@@ -5,6 +5,7 @@ pub mod conformance;
 pub mod forms;
 pub mod logs;
 pub mod photos;
+pub mod raw;
 pub mod receiver;
 pub mod smtp_sink;
 
@@ -237,6 +238,12 @@ pub async fn problem(response: reqwest::Response, status: u16, path: &str) -> se
         "application/problem+json"
     );
     let body: serde_json::Value = response.json().await.unwrap();
+    assert_problem_body(&body, status, path);
+    body
+}
+
+/// Checks a problem body's members: exactly five, `status` and `instance` as given.
+pub fn assert_problem_body(body: &serde_json::Value, status: u16, path: &str) {
     let object = body.as_object().expect("a JSON object");
     let mut members: Vec<_> = object.keys().map(String::as_str).collect();
     members.sort_unstable();
@@ -252,7 +259,6 @@ pub async fn problem(response: reqwest::Response, status: u16, path: &str) -> se
         .unwrap()
         .starts_with("https://www.rfc-editor.org/rfc/"));
     assert!(!body["detail"].as_str().unwrap().is_empty());
-    body
 }
 
 /// Shorthand for the full path of an affiliate endpoint.

@@ -12,6 +12,7 @@ mod categories;
 mod clean_text;
 mod conformance;
 mod conformance_requests;
+mod connections;
 mod delivery;
 mod errors;
 mod jobs;

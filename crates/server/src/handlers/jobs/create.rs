@@ -40,6 +40,7 @@ use tower_http::request_id::RequestId;
         (status = 401, description = "Missing or invalid signature", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No trade in the category covers the postcode", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 409, description = "Idempotency-Key reused with another body, or the same submission still in flight (then with Retry-After)", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the body read timeout (20 s by default); the connection is closed", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the limit", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not application/json", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 422, description = "Job classified as spam", body = intake_api::Problem, content_type = "application/problem+json"),

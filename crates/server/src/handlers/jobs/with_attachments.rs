@@ -57,6 +57,7 @@ pub struct JobWithAttachmentsForm {
         (status = 401, description = "Missing or invalid signature, or a digest that does not match the multipart bytes", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 404, description = "No trade in the category covers the postcode", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 409, description = "Idempotency-Key reused with another body, or the same submission still in flight", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the body read timeout (20 s by default); the connection is closed", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the multipart limit (50 MiB by default)", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not multipart/form-data", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 422, description = "Job classified as spam", body = intake_api::Problem, content_type = "application/problem+json"),
