@@ -1,7 +1,7 @@
 //! Building and running the application: the same path for tests and `intake serve`.
 
-use crate::log_text::Escaped;
 use crate::head_limits::limit_head;
+use crate::log_text::Escaped;
 use crate::problem_layer::problem_layer;
 use crate::request_id::{mark_if_missing, REQUEST_ID};
 use crate::routes::router;

@@ -11,8 +11,8 @@
 pub mod bindings;
 
 use crate::error::ApiError;
-use crate::log_text::Escaped;
 use crate::limits::retry_after_seconds;
+use crate::log_text::Escaped;
 use crate::state::AppState;
 use axum::body::{Body, Bytes};
 use axum::extract::{OriginalUri, Request, State};
@@ -22,8 +22,8 @@ use axum::response::{IntoResponse, Response};
 use http_body_util::LengthLimitError;
 use intake_core::{ApiKey, Environment, SecretString};
 use intake_signature::{Message, SignatureHeader, VerifyOptions};
-use std::time::Instant;
 use std::time::Duration;
+use std::time::Instant;
 use time::OffsetDateTime;
 
 /// The affiliate a verified request came from; handlers take it as an extension.
