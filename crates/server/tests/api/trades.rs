@@ -312,9 +312,10 @@ async fn bad_parameters_get_a_400_naming_each_of_them() {
 }
 
 #[tokio::test]
-async fn a_parameter_repeated_5000_times_is_named_once_in_a_short_detail() {
+async fn a_parameter_repeated_1000_times_is_named_once_in_a_short_detail() {
     let (app, key) = heating_directory().await;
-    let query = format!("postcode=SW1A1AA&category=10{}", "&page=2".repeat(5000));
+    // 1,000 repeats fit the 8 KiB request target; 5,000 are a 414 before the search reads them.
+    let query = format!("postcode=SW1A1AA&category=10{}", "&page=2".repeat(1000));
     let body = problem(
         app.signed_get(&key, &format!("/trades/search?{query}"))
             .await,
