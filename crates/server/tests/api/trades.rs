@@ -18,6 +18,17 @@ async fn heating_directory() -> (TestApp, crate::helpers::TestKey) {
     (app, key)
 }
 
+/// The 200 answer of a signed search of `path_and_query`.
+async fn found(
+    app: &TestApp,
+    key: &crate::helpers::TestKey,
+    path_and_query: impl AsRef<str>,
+) -> Value {
+    let response = app.signed_get(key, path_and_query.as_ref()).await;
+    assert_eq!(response.status(), 200);
+    response.json().await.unwrap()
+}
+
 fn ids(body: &Value) -> Vec<u64> {
     body["items"]
         .as_array()
@@ -46,36 +57,31 @@ async fn a_parent_category_finds_its_own_trades_first_then_those_of_its_sub_cate
 #[tokio::test]
 async fn a_sub_category_finds_only_trades_registered_for_it() {
     let (app, key) = heating_directory().await;
-    let body: Value = app
-        .signed_get(&key, "/trades/search?postcode=SW1A%201AA&category=1335")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let body = found(
+        &app,
+        &key,
+        "/trades/search?postcode=SW1A%201AA&category=1335",
+    )
+    .await;
     assert_eq!(ids(&body), [2]);
 }
 
 #[tokio::test]
 async fn a_postcode_without_coordinates_finds_trades_listing_its_district() {
     let (app, key) = heating_directory().await;
-    let body: Value = app
-        .signed_get(&key, "/trades/search?postcode=BT1%201AA&category=10")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let body = found(&app, &key, "/trades/search?postcode=BT1%201AA&category=10").await;
     assert_eq!(ids(&body), [5]);
 }
 
 #[tokio::test]
 async fn items_carry_exactly_the_members_of_the_specification_with_nulls_present() {
     let (app, key) = heating_directory().await;
-    let body: Value = app
-        .signed_get(&key, "/trades/search?postcode=SW1A1AA&category=10&size=50")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let body = found(
+        &app,
+        &key,
+        "/trades/search?postcode=SW1A1AA&category=10&size=50",
+    )
+    .await;
     let keys = |value: &Value| {
         let mut keys: Vec<String> = value.as_object().unwrap().keys().cloned().collect();
         keys.sort();
@@ -143,12 +149,12 @@ async fn items_carry_exactly_the_members_of_the_specification_with_nulls_present
 #[tokio::test]
 async fn an_item_shows_its_reviews_and_images_as_the_documented_choices_say() {
     let (app, key) = heating_directory().await;
-    let body: Value = app
-        .signed_get(&key, "/trades/search?postcode=SW1A1AA&category=10&size=50")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let body = found(
+        &app,
+        &key,
+        "/trades/search?postcode=SW1A1AA&category=10&size=50",
+    )
+    .await;
     let item = |id: u64| {
         body["items"]
             .as_array()
@@ -224,12 +230,7 @@ async fn a_trade_without_reviews_scores_zero_and_has_no_summary() {
     let mut quiet = trade(8, &[20], "SW1A 1AA", Some(10.0), &[], 9.0);
     quiet.reviews.clear();
     app.import(vec![quiet]).await;
-    let body: Value = app
-        .signed_get(&key, "/trades/search?postcode=SW1A1AA&category=20")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let body = found(&app, &key, "/trades/search?postcode=SW1A1AA&category=20").await;
     let item = &body["items"][0];
     assert_eq!(
         (
@@ -350,12 +351,7 @@ async fn an_import_by_another_process_is_picked_up_by_the_refresher() {
     // The refresher polls every few seconds; wait for it rather than sleeping a fixed time.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     loop {
-        let body: Value = app
-            .signed_get(&key, "/trades/search?postcode=SW1A1AA&category=1335")
-            .await
-            .json()
-            .await
-            .unwrap();
+        let body = found(&app, &key, "/trades/search?postcode=SW1A1AA&category=1335").await;
         if ids(&body) == [7, 2] {
             break;
         }
