@@ -340,8 +340,8 @@ impl Settings {
     }
 
     /// The dispatcher's settings, checked (`serve` in production and `worker`).
-    pub fn delivery_config(&self) -> anyhow::Result<intake_server::delivery::DeliveryConfig> {
-        use intake_server::delivery::{DeliveryConfig, SmtpSettings};
+    pub fn delivery_config(&self) -> anyhow::Result<intake_delivery::DeliveryConfig> {
+        use intake_delivery::{DeliveryConfig, SmtpSettings};
         let defaults = DeliveryConfig::default();
         if !(1..=120).contains(&self.delivery_timeout_seconds) {
             bail!(

@@ -88,7 +88,7 @@ impl Application {
             self.state.clone(),
             stopping_rx.clone(),
         ));
-        let dispatcher = crate::delivery::spawn_in_server(
+        let dispatcher = crate::dispatcher::spawn_in_server(
             &self.state,
             self.listener.local_addr().ok(),
             stopping_rx.clone(),

@@ -102,7 +102,7 @@ pub struct ServerConfig {
     /// (`INTAKE_DISPATCHER=false` leaves it to `intake worker`).
     pub dispatcher: bool,
     /// How leads are claimed, sent and retried (production only).
-    pub delivery: crate::delivery::DeliveryConfig,
+    pub delivery: intake_delivery::DeliveryConfig,
 }
 
 impl Default for ServerConfig {
@@ -125,7 +125,7 @@ impl Default for ServerConfig {
             rate_limit_burst: DEFAULT_RATE_LIMIT_BURST,
             max_in_flight_per_key: DEFAULT_MAX_IN_FLIGHT_PER_KEY,
             dispatcher: true,
-            delivery: crate::delivery::DeliveryConfig::default(),
+            delivery: intake_delivery::DeliveryConfig::default(),
         }
     }
 }

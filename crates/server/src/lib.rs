@@ -7,8 +7,8 @@
 mod app;
 mod auth;
 mod config;
-pub mod delivery;
 mod directory;
+mod dispatcher;
 mod error;
 mod handlers;
 mod head_limits;

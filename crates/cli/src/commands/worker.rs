@@ -5,7 +5,7 @@
 use crate::cli::WorkerArgs;
 use crate::config::{self, FlagOverrides};
 use crate::{logging, master_key, open_store};
-use intake_server::delivery::Dispatcher;
+use intake_delivery::Dispatcher;
 use std::process::ExitCode;
 use std::sync::Arc;
 

@@ -32,16 +32,25 @@ impl Directory {
     /// Reads the tree and the index. The version is read first, so a change
     /// made while loading is picked up by the next refresh, never lost.
     pub async fn load(store: &dyn Store) -> Result<Directory, LoadError> {
-        let version = store.directory_version().await?;
-        let tree = match store.category_tree().await? {
-            Some(json) => CategoryTree::from_json(&json)?,
-            None => CategoryTree::embedded().clone(),
-        };
+        let (version, tree) = Self::load_tree(store).await?;
         let index = DirectoryIndex::new(store.directory().await?);
         Ok(Directory {
             tree: Arc::new(tree),
             index,
             version,
         })
+    }
+
+    /// Reads the category tree alone, with the version it was read at: the
+    /// operator's tree, else the one shipped; the same tree [`Directory::load`]
+    /// takes, for a process that needs category names without the index (the
+    /// lead dispatcher).
+    pub async fn load_tree(store: &dyn Store) -> Result<(i64, CategoryTree), LoadError> {
+        let version = store.directory_version().await?;
+        let tree = match store.category_tree().await? {
+            Some(json) => CategoryTree::from_json(&json)?,
+            None => CategoryTree::embedded().clone(),
+        };
+        Ok((version, tree))
     }
 }

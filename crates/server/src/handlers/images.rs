@@ -1,12 +1,12 @@
 //! `GET /images/{job_id}/{image_id}`: a job's photo behind a signed, expiring
 //! link from a lead. Public: the link itself is the credential.
 
-use crate::delivery::{ImageLinks, LinkError};
 use crate::error::{ApiError, ProblemDetail};
 use crate::state::AppState;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use intake_delivery::{ImageLinks, LinkError};
 use time::OffsetDateTime;
 
 /// A photo of a job, as linked from a lead.

@@ -7,7 +7,7 @@ use crate::helpers::{spawn_app_with, trade, TestApp, TestKey};
 use intake_core::delivery::{DeliveryFilter, RetrySchedule};
 use intake_core::jobs::{CreationSource, NewJob, NewRecipient};
 use intake_core::{Environment, MasterKey};
-use intake_server::delivery::{DeliveryConfig, Dispatcher};
+use intake_delivery::{DeliveryConfig, Dispatcher};
 use intake_server::ServerConfig;
 use serde_json::{json, Value};
 use std::sync::Arc;

@@ -4,7 +4,7 @@ use super::{create, import, job, production_app, quick_delivery, states, wait_fo
 use crate::helpers::smtp_sink::SmtpSink;
 use crate::helpers::trade;
 use intake_core::delivery::DeliveryFilter;
-use intake_server::delivery::{DeliveryConfig, SmtpSettings};
+use intake_delivery::{DeliveryConfig, SmtpSettings};
 use std::time::Duration;
 
 #[tokio::test]

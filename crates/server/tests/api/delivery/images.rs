@@ -3,7 +3,7 @@
 use super::{import, job, production_app, quick_delivery, webhook_trade};
 use crate::helpers::receiver::Receiver;
 use crate::helpers::{forms::job_form, photos, problem};
-use intake_server::delivery::ImageLinks;
+use intake_delivery::ImageLinks;
 use serde_json::Value;
 use std::time::Duration;
 

@@ -9,8 +9,9 @@ use intake_api::leads::{
 };
 use intake_core::categories::CategoryTree;
 use intake_core::delivery::Delivery;
+use intake_core::directory::{Directory, LoadError};
 use intake_core::jobs::StoredJob;
-use intake_core::{Store, StoreError};
+use intake_core::Store;
 use std::sync::Arc;
 use std::time::Duration;
 use time::format_description::well_known::Rfc3339;
@@ -106,15 +107,19 @@ fn rfc3339(at: OffsetDateTime) -> String {
     at.format(&Rfc3339).unwrap_or_default()
 }
 
-/// The category tree, reloaded when the store's directory version moves.
+/// The directory's category tree, reloaded when the store's directory version
+/// moves: leads name categories exactly as the directory the server matched
+/// with does (`Directory::load_tree`), never from another source.
 #[derive(Default)]
 pub struct Categories {
     cached: Mutex<Option<(i64, Arc<CategoryTree>)>>,
 }
 
 impl Categories {
-    /// The current tree (the operator's, else the one shipped).
-    pub async fn current(&self, store: &dyn Store) -> Result<Arc<CategoryTree>, StoreError> {
+    /// The current tree. A stored tree that no longer passes its checks is an
+    /// error (the attempt is retried later), as it stops a server from loading
+    /// its directory.
+    pub async fn current(&self, store: &dyn Store) -> Result<Arc<CategoryTree>, LoadError> {
         let version = store.directory_version().await?;
         let mut cached = self.cached.lock().await;
         if let Some((at, tree)) = cached.as_ref() {
@@ -122,16 +127,7 @@ impl Categories {
                 return Ok(tree.clone());
             }
         }
-        let tree = match store.category_tree().await? {
-            Some(json) => match CategoryTree::from_json(&json) {
-                Ok(tree) => tree,
-                Err(error) => {
-                    tracing::warn!(%error, "the stored category tree is invalid; leads name categories from the shipped one");
-                    CategoryTree::embedded().clone()
-                }
-            },
-            None => CategoryTree::embedded().clone(),
-        };
+        let (version, tree) = Directory::load_tree(store).await?;
         let tree = Arc::new(tree);
         *cached = Some((version, tree.clone()));
         Ok(tree)

@@ -6,6 +6,10 @@
 //! POST or an e-mail, and records the outcome. Leads go out at least once;
 //! repeats carry the same delivery id (`webhook-id`, `Message-ID`), which
 //! makes them once in effect for a receiver. See docs/delivery.md.
+//!
+//! This crate knows the store and the wire types, not HTTP serving: `intake
+//! serve` starts a [`Dispatcher`] beside its server, `intake worker` runs one
+//! alone, and the server checks the photo links made here with [`ImageLinks`].
 
 mod attempt;
 mod config;
@@ -28,28 +32,4 @@ use intake_core::{MasterKey, SecretString};
 /// webhook-secret COMPANY_ID` prints for the operator to hand to the trade.
 pub fn webhook_secret(master: &MasterKey, company_id: u64) -> SecretString {
     master.webhook_secret(company_id)
-}
-
-/// Starts the dispatcher inside a production server (unless configured off),
-/// woken by job creation and stopped with the server. Image links fall back
-/// to the listen address when no public API URL is configured.
-pub(crate) fn spawn_in_server(
-    state: &crate::state::AppState,
-    listen: Option<std::net::SocketAddr>,
-    mut stopping: tokio::sync::watch::Receiver<bool>,
-) -> Option<tokio::task::JoinHandle<()>> {
-    let config = &state.config;
-    if config.environment != intake_core::Environment::Production || !config.dispatcher {
-        return None;
-    }
-    let mut delivery = config.delivery.clone();
-    if delivery.public_api_url.is_none() {
-        delivery.public_api_url = listen.map(|address| format!("http://{address}"));
-    }
-    let dispatcher = Dispatcher::new(state.store.clone(), state.master_key.clone(), delivery)
-        .with_wake(state.deliveries_due.clone());
-    Some(tokio::spawn(dispatcher.run_until(async move {
-        // A dropped sender (the server stopped otherwise) stops it too.
-        let _ = stopping.wait_for(|stopping| *stopping).await;
-    })))
 }
