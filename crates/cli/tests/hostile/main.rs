@@ -2,8 +2,8 @@
 //! starts the binary on a port of its own, attacks it over real TCP as
 //! someone on the internet could, and asserts what the server did about it:
 //! connections closed, requests refused with the right status and a problem
-//! body, no job created, and its peak memory within
-//! [`target::RSS_BUDGET_MIB`]. The timeouts are lowered through the
+//! body, no job created, nothing forged in its log, and its peak memory
+//! within [`target::RSS_BUDGET_MIB`]. The timeouts are lowered through the
 //! environment so that no test waits the production 10 to 75 seconds.
 
 // The CLI suite's helpers, shared rather than copied; this target uses some of them.
@@ -14,5 +14,7 @@ mod helpers;
 mod raw;
 mod target;
 
+mod log_injection;
 mod oversized_heads;
+mod replay;
 mod slow_clients;
