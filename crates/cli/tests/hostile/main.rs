@@ -5,6 +5,10 @@
 //! body, no job created, nothing forged in its log, and its peak memory
 //! within [`target::RSS_BUDGET_MIB`]. The timeouts are lowered through the
 //! environment so that no test waits the production 10 to 75 seconds.
+//!
+//! `schemathesis` runs the independent API fuzzer against the served
+//! OpenAPI document; it is skipped when schemathesis is not installed,
+//! unless `INTAKE_REQUIRE_INTEROP=1` (CI) makes that a failure.
 
 // The CLI suite's helpers, shared rather than copied; this target uses some of them.
 #[allow(dead_code)]
@@ -17,4 +21,5 @@ mod target;
 mod log_injection;
 mod oversized_heads;
 mod replay;
+mod schemathesis;
 mod slow_clients;
