@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the independent HTTP-signature clients used by the interoperability test
 # (crates/cli/tests/interop.rs): PyPI httpsig 1.3.0 and npm http-signature 1.4.0,
-# PyPI openapi-spec-validator to check the OpenAPI document independently, and PyPI aiosmtpd as the
-# SMTP sink of the e-mail lead test.
+# PyPI openapi-spec-validator to check the OpenAPI document independently, PyPI aiosmtpd as the
+# SMTP sink of the e-mail lead test, and PyPI schemathesis to fuzz the served API against its own
+# OpenAPI document (crates/cli/tests/hostile/schemathesis.rs).
 #
 # Idempotent: each step is skipped when the pinned version is already in place, so CI can call it on
 # every run. Exits non-zero when anything cannot be installed, so a required interop run fails early
@@ -54,6 +55,17 @@ else
     export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
     "$python" -m pip install --quiet "aiosmtpd==${aiosmtpd_version}" \
         || "$python" -m pip install --quiet --break-system-packages "aiosmtpd==${aiosmtpd_version}"
+fi
+
+# PyPI schemathesis: generates requests from the OpenAPI document and checks every answer against it.
+schemathesis_version="4.32.5"
+if "$python" -c "import schemathesis, importlib.metadata, sys; sys.exit(importlib.metadata.version('schemathesis') != '${schemathesis_version}')" 2>/dev/null; then
+    echo "interop: schemathesis ${schemathesis_version} already installed"
+else
+    echo "interop: installing schemathesis==${schemathesis_version}"
+    export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
+    "$python" -m pip install --quiet "schemathesis==${schemathesis_version}" \
+        || "$python" -m pip install --quiet --break-system-packages "schemathesis==${schemathesis_version}"
 fi
 
 cd "$here/node"

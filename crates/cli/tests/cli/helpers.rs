@@ -80,6 +80,7 @@ pub struct Server {
     pub child: Child,
     pub address: SocketAddr,
     log: Arc<Mutex<String>>,
+    raw_log: Arc<Mutex<Vec<u8>>>,
 }
 
 impl Server {
@@ -128,11 +129,21 @@ impl Server {
         command.stdout(Stdio::null()).stderr(Stdio::piped());
         let mut child = command.spawn().unwrap();
         let log = Arc::new(Mutex::new(String::new()));
+        let raw_log = Arc::new(Mutex::new(Vec::new()));
         let (address_tx, address_rx) = std::sync::mpsc::channel();
-        let reader = BufReader::new(child.stderr.take().unwrap());
-        let sink = log.clone();
+        let mut reader = BufReader::new(child.stderr.take().unwrap());
+        let (sink, raw_sink) = (log.clone(), raw_log.clone());
         std::thread::spawn(move || {
-            for line in reader.lines().map_while(Result::ok) {
+            // Bytes, not `lines()`: a line that is not UTF-8 must neither stop
+            // the reading (the server would block on a full pipe) nor lose
+            // what a test of the log's bytes looks for.
+            let mut bytes = Vec::new();
+            while matches!(reader.read_until(b'\n', &mut bytes), Ok(n) if n > 0) {
+                raw_sink.lock().unwrap().extend_from_slice(&bytes);
+                let text = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+                let text = text.strip_suffix(b"\r").unwrap_or(text);
+                let line = String::from_utf8_lossy(text).into_owned();
+                bytes.clear();
                 // The line is in the log before anyone learns the address,
                 // so a test that reads the log after start sees it.
                 {
@@ -140,14 +151,8 @@ impl Server {
                     log.push_str(&line);
                     log.push('\n');
                 }
-                if line.contains(" listening ") {
-                    if let Some(address) = line
-                        .split("address=")
-                        .nth(1)
-                        .and_then(|rest| rest.split_whitespace().next())
-                    {
-                        let _ = address_tx.send(address.parse::<SocketAddr>().unwrap());
-                    }
+                if let Some(address) = listening_address(&line) {
+                    let _ = address_tx.send(address);
                 }
             }
         });
@@ -165,6 +170,7 @@ impl Server {
             child,
             address,
             log,
+            raw_log,
         }
     }
 
@@ -175,6 +181,12 @@ impl Server {
     /// Everything the server logged so far.
     pub fn log(&self) -> String {
         self.log.lock().unwrap().clone()
+    }
+
+    /// Everything the server logged so far, byte for byte as it wrote it.
+    #[allow(dead_code)] // for the hostile suite (crates/cli/tests/hostile), which shares this file
+    pub fn raw_log(&self) -> Vec<u8> {
+        self.raw_log.lock().unwrap().clone()
     }
 
     /// Sends SIGTERM and waits for the process to exit; returns whether it exited 0.
@@ -206,6 +218,26 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The address of serve's `listening` line, in the text or the JSON log.
+fn listening_address(line: &str) -> Option<SocketAddr> {
+    let address = if line.starts_with('{') {
+        let event: serde_json::Value = serde_json::from_str(line).ok()?;
+        if event["fields"]["message"] != "listening" {
+            return None;
+        }
+        event["fields"]["address"].as_str()?.to_owned()
+    } else if line.contains(" listening ") {
+        line.split("address=")
+            .nth(1)?
+            .split_whitespace()
+            .next()?
+            .to_owned()
+    } else {
+        return None;
+    };
+    Some(address.parse().unwrap())
 }
 
 /// `serve` on port 0 of 127.0.0.1 with `data_dir`.
