@@ -13,12 +13,13 @@ pub mod environment;
 pub mod geography;
 #[cfg(feature = "group-commit")]
 pub mod group_commit;
+pub mod history;
 pub mod images;
 pub mod jobs;
 pub mod keys;
 pub mod postcode;
 pub mod secrets;
-pub mod spam;
+
 pub mod store;
 
 pub use environment::Environment;

@@ -3,9 +3,9 @@
 
 use crate::delivery::{Delivery, DeliveryFilter, Outcome};
 use crate::directory::{IndexedTrade, TradeRecord, ValidTrade};
+use crate::history::{ContactHistory, HistoryQuery};
 use crate::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
 use crate::keys::ApiKey;
-use crate::spam::history::{ContactHistory, HistoryQuery};
 use async_trait::async_trait;
 use std::collections::HashMap;
 use std::time::Duration;

@@ -120,7 +120,7 @@ impl Default for ServerConfig {
             public_base_url: "https://www.example-trades.co.uk".to_owned(),
             idempotency_ttl: Duration::from_secs(24 * 3600),
             max_recipients: intake_core::directory::matching::DEFAULT_MAX_RECIPIENTS,
-            spam_threshold: intake_core::spam::SpamScreen::DEFAULT_THRESHOLD,
+            spam_threshold: intake_spam::SpamScreen::DEFAULT_THRESHOLD,
             rate_limit_per_second: DEFAULT_RATE_LIMIT_PER_SECOND,
             rate_limit_burst: DEFAULT_RATE_LIMIT_BURST,
             max_in_flight_per_key: DEFAULT_MAX_IN_FLIGHT_PER_KEY,

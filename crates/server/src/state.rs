@@ -7,8 +7,8 @@ use crate::idempotency::InFlight;
 use crate::limits::KeyLimits;
 use crate::storage::ImageStore;
 use intake_core::directory::LoadError;
-use intake_core::spam::SpamScreen;
 use intake_core::{MasterKey, Store};
+use intake_spam::SpamScreen;
 use std::sync::Arc;
 
 /// The store, the master key, the configuration and the directory; cheap to clone.

@@ -2,8 +2,8 @@
 //! one question a new job asks before it is screened.
 
 use crate::errors::map_error;
+use intake_core::history::{ContactHistory, HistoryQuery};
 use intake_core::jobs::IdempotencyRecord;
-use intake_core::spam::history::{ContactHistory, HistoryQuery};
 use intake_core::store::{EarlierOrHistory, StoreError};
 use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Row};

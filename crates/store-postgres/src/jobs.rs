@@ -101,7 +101,7 @@ pub async fn insert_jobs(conn: &mut PgConnection, jobs: &[&NewJob]) -> Result<()
         }))
         .bind(column(jobs, |j| j.job.preferred_start.and_then(|p| p.date)))
         .bind(column(jobs, |j| {
-            intake_core::spam::fingerprint(&j.job.description)
+            intake_core::history::fingerprint(&j.job.description)
         }))
         .bind(
             recipients

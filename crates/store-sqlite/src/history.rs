@@ -3,7 +3,7 @@
 
 use crate::errors::map_error;
 use crate::jobs::{decode_idempotency, millis};
-use intake_core::spam::history::{ContactHistory, HistoryQuery};
+use intake_core::history::{ContactHistory, HistoryQuery};
 use intake_core::store::{EarlierOrHistory, StoreError};
 use sqlx::sqlite::{SqliteArguments, SqliteRow};
 use sqlx::{Row, Sqlite, SqlitePool};

@@ -77,7 +77,7 @@ pub async fn insert_jobs(conn: &mut SqliteConnection, jobs: &[&NewJob]) -> Resul
                         .and_then(|p| p.date)
                         .map(|d| d.to_string()),
                 )
-                .push_bind(intake_core::spam::fingerprint(&v.description));
+                .push_bind(intake_core::history::fingerprint(&v.description));
         });
         query
             .build()

@@ -14,9 +14,9 @@ mod writer;
 use async_trait::async_trait;
 use intake_core::delivery::{Delivery, DeliveryFilter, Outcome};
 use intake_core::directory::{IndexedTrade, TradeRecord, ValidTrade};
+use intake_core::history::{ContactHistory, HistoryQuery};
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
 use intake_core::keys::ApiKey;
-use intake_core::spam::history::{ContactHistory, HistoryQuery};
 use intake_core::store::{EarlierOrHistory, ImportSummary, Store, StoreCounts, StoreError};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,

@@ -68,7 +68,7 @@ pub fn job(n: u64, postcodes: &[String]) -> Value {
 mod tests {
     use super::*;
     use intake_core::categories::CategoryTree;
-    use intake_core::spam::{SpamInput, SpamScreen};
+    use intake_spam::{SpamInput, SpamScreen};
 
     #[test]
     fn every_bench_job_is_valid_and_passes_the_server_spam_screen() {

@@ -3,8 +3,8 @@
 
 use crate::cli::SpamCommand;
 use anyhow::Context;
-use intake_core::spam::labelled::{training_examples, Evaluation, Labelled};
-use intake_core::spam::{NaiveBayes, SpamScreen};
+use intake_spam::labelled::{training_examples, Evaluation, Labelled};
+use intake_spam::{NaiveBayes, SpamScreen};
 use std::path::Path;
 use std::process::ExitCode;
 

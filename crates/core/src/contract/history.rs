@@ -8,13 +8,13 @@
 //! - `by_email`: jobs whose e-mail equals the query's, ignoring ASCII case;
 //! - `by_phone`: jobs whose phone equals the query's (both normalised by `Phone`);
 //! - `same_text_other_keys`: jobs matching by e-mail or phone whose
-//!   description fingerprint (`spam::fingerprint`, stored when the job is
+//!   description fingerprint (`history::fingerprint`, stored when the job is
 //!   written) equals the query's and whose key differs from the query's.
 
 use crate::environment::Environment;
+use crate::history::fingerprint;
+use crate::history::{ContactHistory, HistoryQuery};
 use crate::jobs::{CreationSource, IdempotencyRecord, NewJob, NewRecipient};
-use crate::spam::fingerprint;
-use crate::spam::history::{ContactHistory, HistoryQuery};
 use crate::store::{EarlierOrHistory, Store};
 use time::{Duration, OffsetDateTime};
 

@@ -14,13 +14,13 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use intake_api::jobs::{JobCreated, TradeRef};
+use intake_core::history::{ContactHistory, HistoryQuery};
 use intake_core::jobs::{
     route, validate, CreateOutcome, CreationSource, JobImage, NewJob, NewRecipient, Quarantined,
     ValidatedJob,
 };
-use intake_core::spam::history::{ContactHistory, HistoryQuery};
-use intake_core::spam::{Assessment, SpamInput};
 use intake_core::store::EarlierOrHistory;
+use intake_spam::{Assessment, SpamInput};
 
 use time::OffsetDateTime;
 use tower_http::request_id::RequestId;

@@ -36,7 +36,7 @@ impl Signal for RepeatAcrossKeys {
             detail: format!(
                 "the same consumer and description came through another key {times} time{} in the last {} minutes",
                 if times == 1 { "" } else { "s" },
-                super::history::WINDOW.whole_minutes()
+                intake_core::history::WINDOW.whole_minutes()
             ),
         });
     }
@@ -45,8 +45,8 @@ impl Signal for RepeatAcrossKeys {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spam::history::ContactHistory;
-    use crate::spam::reasons_with_history;
+    use crate::reasons_with_history;
+    use intake_core::history::ContactHistory;
 
     #[test]
     fn a_first_submission_has_no_repeat() {

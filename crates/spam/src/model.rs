@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 /// The committed model, trained by `intake spam train` on the train split.
-const EMBEDDED: &str = include_str!("../../../../data/spam/model.json");
+const EMBEDDED: &str = include_str!("../../../data/spam/model.json");
 
 /// How often each token was seen in spam and in ham descriptions.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

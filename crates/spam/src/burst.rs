@@ -7,7 +7,7 @@
 use super::{Reason, Signal, SpamInput, SpamScreen};
 
 /// Flags the sixth and later job from one e-mail address or phone number
-/// within [`super::history::WINDOW`] (an hour): 0.5 for the sixth, 0.25 more
+/// within [`intake_core::history::WINDOW`] (an hour): 0.5 for the sixth, 0.25 more
 /// for each further one, so the eighth is refused alone; at most 1.5.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ContactBurst;
@@ -59,7 +59,7 @@ impl Signal for ContactBurst {
             weight,
             detail: format!(
                 "{n} jobs from this {contact} in the last {} minutes (more than {} is unusual)",
-                super::history::WINDOW.whole_minutes(),
+                intake_core::history::WINDOW.whole_minutes(),
                 Self::ALLOWED
             ),
         });
@@ -69,8 +69,8 @@ impl Signal for ContactBurst {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spam::history::ContactHistory;
-    use crate::spam::reasons_with_history;
+    use crate::reasons_with_history;
+    use intake_core::history::ContactHistory;
 
     fn by_email(n: u32) -> ContactHistory {
         ContactHistory {

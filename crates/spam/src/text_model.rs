@@ -69,7 +69,7 @@ mod tests {
     }
 
     fn reasons(description: &str) -> Vec<Reason> {
-        crate::spam::reasons_of(&TextModel::default(), description)
+        crate::reasons_of(&TextModel::default(), description)
     }
 
     #[test]

@@ -37,7 +37,7 @@ impl SpamScreen {
 mod tests {
     use super::super::corpus_tests::REAL_JOBS;
     use super::*;
-    use crate::spam::SpamInput;
+    use crate::SpamInput;
 
     #[test]
     fn the_standard_screen_runs_every_signal_in_order() {

@@ -74,7 +74,7 @@ mod tests {
     use super::*;
 
     fn reasons(description: &str) -> Vec<Reason> {
-        crate::spam::reasons_of(&RepeatedCharacters, description)
+        crate::reasons_of(&RepeatedCharacters, description)
     }
 
     #[test]

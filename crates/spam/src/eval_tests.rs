@@ -5,8 +5,8 @@
 use super::labelled::{training_examples, Evaluation, Labelled};
 use super::{embedded_model, NaiveBayes, SpamScreen};
 
-const LABELLED: &str = include_str!("../../../../data/spam/labelled.jsonl");
-const MODEL: &str = include_str!("../../../../data/spam/model.json");
+const LABELLED: &str = include_str!("../../../data/spam/labelled.jsonl");
+const MODEL: &str = include_str!("../../../data/spam/model.json");
 
 fn labelled() -> Vec<Labelled> {
     Labelled::parse_all(LABELLED).expect("the labelled set parses")

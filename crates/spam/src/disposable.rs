@@ -8,7 +8,7 @@ use super::{Reason, Signal, SpamInput, SpamScreen};
 const _: () = assert!(DisposableEmail::WEIGHT < SpamScreen::DEFAULT_THRESHOLD);
 
 /// The bundled list, one domain a line, `#` starting a comment.
-const DOMAINS: &str = include_str!("../../../../data/spam/disposable-domains.txt");
+const DOMAINS: &str = include_str!("../../../data/spam/disposable-domains.txt");
 
 /// Privacy relays forward to a real inbox for as long as the person wants;
 /// they are never disposable. A trailing `.` means "any TLD".

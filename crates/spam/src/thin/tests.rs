@@ -1,7 +1,7 @@
 use super::*;
 
 fn reasons(description: &str) -> Vec<Reason> {
-    crate::spam::reasons_of(&ThinDescription, description)
+    crate::reasons_of(&ThinDescription, description)
 }
 
 fn weight(description: &str) -> f64 {

@@ -101,7 +101,7 @@ mod tests {
     use super::*;
 
     fn reasons(description: &str) -> Vec<Reason> {
-        crate::spam::reasons_of(&Links, description)
+        crate::reasons_of(&Links, description)
     }
 
     fn link(description: &str) -> Option<String> {

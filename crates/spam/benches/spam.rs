@@ -2,7 +2,7 @@
 //! `cargo bench -p intake-core --bench spam`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use intake_core::spam::{SpamInput, SpamScreen};
+use intake_spam::{SpamInput, SpamScreen};
 use std::hint::black_box;
 
 const DESCRIPTIONS: [&str; 6] = [

@@ -4,8 +4,12 @@
 //! many jobs from one e-mail address or phone number in a short time.
 //!
 //! The store is asked once per submission, before screening, for the counts
-//! since `now - WINDOW`; the signals ([`super::RepeatAcrossKeys`],
-//! [`super::ContactBurst`]) then judge the counts without I/O.
+//! since `now - WINDOW`; the spam screen's signals (`intake_spam`'s
+//! `RepeatAcrossKeys` and `ContactBurst`) then judge the counts without I/O.
+
+mod fingerprint;
+
+pub use fingerprint::fingerprint;
 
 use crate::environment::Environment;
 use time::{Duration, OffsetDateTime};
@@ -22,7 +26,7 @@ pub struct HistoryQuery {
     pub email: String,
     /// The consumer's phone, normalised as stored (`Phone::as_str`).
     pub phone: String,
-    /// The description's fingerprint (`spam::fingerprint`).
+    /// The description's fingerprint ([`fingerprint`]).
     pub fingerprint: String,
     /// The key submitting now.
     pub key_id: String,
@@ -57,7 +61,7 @@ impl HistoryQuery {
         HistoryQuery {
             email: job.email.as_str().to_owned(),
             phone: job.phone.as_str().to_owned(),
-            fingerprint: super::fingerprint(&job.description),
+            fingerprint: fingerprint(&job.description),
             key_id: key_id.to_owned(),
             environment,
             since: now - WINDOW,

@@ -17,9 +17,7 @@
 mod burst;
 mod contact;
 mod disposable;
-mod fingerprint;
 mod gibberish;
-pub mod history;
 pub mod labelled;
 mod language;
 mod links;
@@ -52,7 +50,7 @@ pub(crate) fn reasons_of(signal: &dyn Signal, description: &str) -> Vec<Reason> 
         email: "sam@example.co.uk",
         phone: "07700 900123",
         postcode: "LS1 4AP",
-        history: history::ContactHistory::default(),
+        history: ContactHistory::default(),
     };
     let mut reasons = Vec::new();
     signal.assess(&input, &mut reasons);
@@ -62,10 +60,7 @@ pub(crate) fn reasons_of(signal: &dyn Signal, description: &str) -> Vec<Reason> 
 /// What one signal says of an ordinary submission with this contact history,
 /// for the history signals' own tests.
 #[cfg(test)]
-pub(crate) fn reasons_with_history(
-    signal: &dyn Signal,
-    history: history::ContactHistory,
-) -> Vec<Reason> {
+pub(crate) fn reasons_with_history(signal: &dyn Signal, history: ContactHistory) -> Vec<Reason> {
     let input = SpamInput {
         description: "Boiler not working, no hot water since Monday.",
         first_name: "Sam",
@@ -82,12 +77,12 @@ pub(crate) fn reasons_with_history(
 
 use std::fmt;
 
+use intake_core::history::ContactHistory;
 use serde::Serialize;
 
 pub use burst::ContactBurst;
 pub use contact::ContactDetails;
 pub use disposable::DisposableEmail;
-pub use fingerprint::fingerprint;
 pub use gibberish::Gibberish;
 pub use language::NotEnglish;
 pub use links::Links;
@@ -119,7 +114,7 @@ pub struct SpamInput<'a> {
     /// The consumer's earlier jobs, fetched by the caller before screening
     /// (`Store::contact_history`) so that the screen itself does no I/O.
     /// All zeros when unknown: the history signals then stay silent.
-    pub history: history::ContactHistory,
+    pub history: ContactHistory,
 }
 
 /// One reason a job looks like spam, for logs and the quarantine. Never sent to
