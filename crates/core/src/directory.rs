@@ -1,7 +1,6 @@
 //! The trade directory: the import record of a trade, its derived search card,
 //! and the in-memory index that matching and search run on.
 
-pub mod demo;
 pub mod index;
 pub mod loaded;
 pub mod matching;

@@ -1,8 +1,8 @@
 //! Realistic, distinct jobs for the `jobs` scenario: request `n` always gets
 //! the same job, and no two requests of a run share one.
 
-use intake_core::directory::demo::COMMON_CATEGORIES;
 use intake_core::geography::Geography;
+use intake_demo::COMMON_CATEGORIES;
 use serde_json::{json, Value};
 
 /// What homeowners write, by category (COMMON_CATEGORIES order).

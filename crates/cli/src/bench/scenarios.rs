@@ -4,8 +4,8 @@
 use super::measure::MakeRequest;
 use anyhow::Context;
 use intake_client::Client;
-use intake_core::directory::demo::COMMON_CATEGORIES;
 use intake_core::geography::Geography;
+use intake_demo::COMMON_CATEGORIES;
 use reqwest::Method;
 use std::sync::Arc;
 

@@ -4,10 +4,10 @@ use crate::cli::DemoDataArgs;
 use crate::config::{self, FlagOverrides};
 use crate::{logging, open_store};
 use anyhow::Context;
-use intake_core::directory::demo::{generate, DemoOptions};
 use intake_core::directory::{Directory, TradeRecord};
 use intake_core::geography::Geography;
 use intake_core::Store;
+use intake_demo::{generate, DemoOptions};
 use std::io::Write;
 use std::process::ExitCode;
 

@@ -4,7 +4,7 @@ use crate::cli::ServeArgs;
 use crate::config::{self, FlagOverrides, Settings};
 use crate::{logging, master_key, open_store};
 use anyhow::Context;
-use intake_core::directory::demo::{DEFAULT_SEED, MIN_TRADES_FOR_FULL_COVERAGE};
+use intake_demo::{DEFAULT_SEED, MIN_TRADES_FOR_FULL_COVERAGE};
 use intake_server::{AppState, Application, ImageStore, ImageStoreLocation};
 use std::process::ExitCode;
 

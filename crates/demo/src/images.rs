@@ -3,8 +3,8 @@
 //! that fit the trade's categories.
 
 use super::reviews::{job_label, one};
-use crate::categories::CategoryTree;
-use crate::directory::record::{ImageKind, ImageRecord, DEFAULT_ALBUM};
+use intake_core::categories::CategoryTree;
+use intake_core::directory::record::{ImageKind, ImageRecord, DEFAULT_ALBUM};
 use rand::Rng;
 use time::macros::format_description;
 use time::{Date, Duration};
@@ -104,7 +104,7 @@ fn video(
         id: format!("video-{company_id}-{n}"),
         album_id: Some("videos".to_owned()),
         kind: ImageKind::Youtube,
-        url: Some(crate::directory::record::youtube_url(&id)),
+        url: Some(intake_core::directory::record::youtube_url(&id)),
         thumbnail_url: None,
         url_template: None,
         description: caption,

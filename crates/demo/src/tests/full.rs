@@ -3,9 +3,9 @@
 //! sub categories, and the adjustment that makes it so stays small.
 
 use super::{full, geography, tree};
-use crate::directory::demo::local::regions;
-use crate::directory::demo::{BUSY_SUB_CATEGORIES, COMMON_CATEGORIES, MAX_DEMO_RADIUS_MILES};
-use crate::postcode::Postcode;
+use crate::local::regions;
+use crate::{BUSY_SUB_CATEGORIES, COMMON_CATEGORIES, MAX_DEMO_RADIUS_MILES};
+use intake_core::postcode::Postcode;
 use std::collections::BTreeSet;
 
 fn categories() -> impl Iterator<Item = u32> {

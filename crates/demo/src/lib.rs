@@ -33,11 +33,11 @@ mod reviews;
 mod tests;
 mod trade;
 
-use crate::categories::CategoryTree;
-use crate::directory::record::TradeRecord;
-use crate::geography::{Geography, Point};
-use crate::postcode::Postcode;
 use demand::Demand;
+use intake_core::categories::CategoryTree;
+use intake_core::directory::record::TradeRecord;
+use intake_core::geography::{Geography, Point};
+use intake_core::postcode::Postcode;
 use places::Places;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

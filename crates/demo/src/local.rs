@@ -11,7 +11,7 @@ use super::COMMON_CATEGORIES;
 use std::sync::LazyLock;
 
 /// `district,region,geographic`, one district a line, after a header.
-const TABLE: &str = include_str!("../../../../../data/uk-districts-without-coordinates.csv");
+const TABLE: &str = include_str!("../../../data/uk-districts-without-coordinates.csv");
 
 /// Districts that trades near each other cover together.
 #[derive(Debug, Clone, PartialEq, Eq)]

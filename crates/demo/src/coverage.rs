@@ -4,9 +4,9 @@
 
 use super::places::Places;
 use super::MAX_DEMO_RADIUS_MILES;
-use crate::categories::CategoryTree;
-use crate::directory::record::TradeRecord;
-use crate::geography::Point;
+use intake_core::categories::CategoryTree;
+use intake_core::directory::record::TradeRecord;
+use intake_core::geography::Point;
 
 /// For each district of `places`, whether an active trade serving `category`
 /// (registered for it or, for a parent, one of its sub categories) covers its

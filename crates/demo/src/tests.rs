@@ -1,5 +1,5 @@
 use super::*;
-use crate::directory::index::DirectoryIndex;
+use intake_core::directory::index::DirectoryIndex;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
@@ -251,4 +251,40 @@ fn uncovered_districts_follows_the_index_rule() {
         all,
         "an inactive trade covers nothing"
     );
+}
+
+/// Paging over a directory the size of a town's, not a hand-made one.
+#[test]
+fn a_search_page_is_the_same_slice_of_the_full_search_order() {
+    let geography = Geography::embedded();
+    let tree = CategoryTree::embedded();
+    let records = generate(&DemoOptions::new(3_000), tree, geography);
+    let valid: Vec<_> = records
+        .into_iter()
+        .map(|r| r.validate(tree, geography).unwrap())
+        .collect();
+    let index = DirectoryIndex::new(valid.iter().map(|t| t.indexed()).collect());
+    for (postcode, category) in [
+        ("SW1A 1AA", 20),
+        ("M1 1AE", 10),
+        ("EH1 1YZ", 12),
+        ("BT1 1AA", 20),
+    ] {
+        let postcode = Postcode::parse(postcode).unwrap();
+        let location = geography.locate(&postcode);
+        let full = index.search(tree, category, &postcode, location);
+        for (offset, limit) in [
+            (0, 5),
+            (5, 5),
+            (3, 50),
+            (full.len().saturating_sub(2), 5),
+            (full.len() + 10, 5),
+        ] {
+            let (total, page) =
+                index.search_page(tree, category, &postcode, location, offset, limit);
+            assert_eq!(total, full.len());
+            let expected: Vec<_> = full.iter().skip(offset).take(limit).cloned().collect();
+            assert_eq!(page, expected, "{postcode} {category} {offset} {limit}");
+        }
+    }
 }

@@ -4,8 +4,8 @@
 use super::review_words::{
     jobs, GENERIC_JOBS, GENERIC_TITLES, GOOD, MIXED, MIXED_TITLES, POOR, POOR_TITLES,
 };
-use crate::categories::CategoryTree;
-use crate::directory::record::{FourScores, ReviewRecord};
+use intake_core::categories::CategoryTree;
+use intake_core::directory::record::{FourScores, ReviewRecord};
 use rand::Rng;
 use time::{Date, Duration};
 

@@ -3,8 +3,8 @@
 //! a business whose name carries the word may plausibly be registered for.
 
 use super::{full, geography, tree};
-use crate::directory::matching::choose_recipients;
-use crate::postcode::Postcode;
+use intake_core::directory::matching::choose_recipients;
+use intake_core::postcode::Postcode;
 
 /// A trade word and the parent categories a business named with it may do.
 const PLAUSIBLE: &[(&str, &[u32])] = &[

@@ -3,7 +3,7 @@
 //! each is a trade's line of work.
 
 use super::kinds::KINDS;
-use crate::categories::CategoryTree;
+use intake_core::categories::CategoryTree;
 use rand::Rng;
 
 /// A kind of business, checked against a tree: every category it names is in it.

@@ -2,7 +2,7 @@
 //! sectors, weighted by postcodes so trades follow population, and grids for
 //! "districts (or sector centroids) near this point" queries.
 
-use crate::geography::{Geography, Point};
+use intake_core::geography::{Geography, Point};
 use rand::Rng;
 use std::collections::HashMap;
 use std::ops::Range;

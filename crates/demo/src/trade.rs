@@ -5,9 +5,9 @@ use super::demand::{Demand, Kind};
 use super::local::Region;
 use super::places::{letter, Places};
 use super::{images, names, reviews, BUSY_SUB_CATEGORIES, MAX_DEMO_RADIUS_MILES};
-use crate::categories::CategoryTree;
-use crate::directory::record::{Coverage, Delivery, TradeRecord};
-use crate::geography::Point;
+use intake_core::categories::CategoryTree;
+use intake_core::directory::record::{Coverage, Delivery, TradeRecord};
+use intake_core::geography::Point;
 use rand::Rng;
 use time::Date;
 
