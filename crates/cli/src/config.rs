@@ -13,6 +13,8 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+const MIB: u64 = 1024 * 1024;
+
 /// Every setting of the service, with its default.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
@@ -58,6 +60,12 @@ pub struct Settings {
     pub spam_threshold: f64,
     /// `INTAKE_MULTIPART_BODY_LIMIT_BYTES`: largest job-with-images body (413 above it).
     pub multipart_body_limit_bytes: usize,
+    /// `INTAKE_IMAGE_MEMORY_BUDGET_MIB`: memory all image work of the process
+    /// may hold at once; at least what one image at the limits takes.
+    pub image_memory_budget_mib: u64,
+    /// `INTAKE_IMAGE_BUDGET_WAIT_SECONDS`: longest a request waits for its
+    /// images' share of that memory (503 after it).
+    pub image_budget_wait_seconds: u64,
     /// `INTAKE_IMAGE_STORE`: where job photos go, `file:///PATH` or
     /// `s3://BUCKET/PREFIX`; empty means the `images` folder of the data dir.
     pub image_store: String,
@@ -117,6 +125,8 @@ impl Default for Settings {
             max_recipients: 3,
             spam_threshold: 1.0,
             multipart_body_limit_bytes: intake_server::DEFAULT_MULTIPART_BODY_LIMIT,
+            image_memory_budget_mib: intake_server::DEFAULT_IMAGE_MEMORY_BUDGET / MIB,
+            image_budget_wait_seconds: intake_server::DEFAULT_IMAGE_BUDGET_WAIT.as_secs(),
             image_store: String::new(),
             rate_limit_per_second: intake_server::DEFAULT_RATE_LIMIT_PER_SECOND,
             rate_limit_burst: intake_server::DEFAULT_RATE_LIMIT_BURST,
@@ -194,6 +204,8 @@ pub fn load(config_file: Option<&Path>, flags: FlagOverrides) -> anyhow::Result<
         "MAX_RECIPIENTS",
         "SPAM_THRESHOLD",
         "MULTIPART_BODY_LIMIT_BYTES",
+        "IMAGE_MEMORY_BUDGET_MIB",
+        "IMAGE_BUDGET_WAIT_SECONDS",
         "IMAGE_STORE",
         "RATE_LIMIT_PER_SECOND",
         "RATE_LIMIT_BURST",
@@ -267,6 +279,7 @@ impl Settings {
             );
         }
         self.image_store()?;
+        self.validate_image_memory()?;
         self.validate_limits()?;
         self.validate_connections()?;
         self.delivery_config()?;
@@ -279,6 +292,30 @@ impl Settings {
         let url = self.database_url();
         if !crate::open_store::is_supported(&url) {
             bail!("database URL `{url}`: use sqlite://PATH, postgres:// or postgresql://");
+        }
+        Ok(())
+    }
+
+    /// The image memory budget must hold the costliest image the limits
+    /// admit, or such an image could never be cleaned (issue 13).
+    fn validate_image_memory(&self) -> anyhow::Result<()> {
+        const MOST_MIB: u64 = 1024 * 1024;
+        let limits = ImageLimits::default();
+        let least_mib = intake_core::images::largest_weight(&limits).div_ceil(MIB);
+        if !(least_mib..=MOST_MIB).contains(&self.image_memory_budget_mib) {
+            bail!(
+                "image_memory_budget_mib must be {least_mib} to {MOST_MIB}, not {}: cleaning the costliest image the limits admit ({} megapixels, files of up to {} MiB) can take {least_mib} MiB, and a budget smaller than that could never let it through",
+                self.image_memory_budget_mib,
+                limits.max_pixels / 1_000_000,
+                limits.max_file_bytes as u64 / MIB
+            );
+        }
+        if !(1..self.request_timeout_seconds).contains(&self.image_budget_wait_seconds) {
+            bail!(
+                "image_budget_wait_seconds must be at least 1 and less than request_timeout_seconds ({}), so that a request kept waiting for image memory gets that 503 before the request timeout; not {}",
+                self.request_timeout_seconds,
+                self.image_budget_wait_seconds
+            );
         }
         Ok(())
     }
@@ -458,6 +495,8 @@ impl Settings {
             body_limit: self.body_limit_bytes,
             multipart_body_limit: self.multipart_body_limit_bytes,
             image_limits: ImageLimits::default(),
+            image_memory_budget: self.image_memory_budget_mib * MIB,
+            image_budget_wait: Duration::from_secs(self.image_budget_wait_seconds),
             shutdown_grace: Duration::from_secs(self.shutdown_grace_seconds),
             request_timeout: Duration::from_secs(self.request_timeout_seconds),
             connections: intake_server::ConnectionLimits {

@@ -10,12 +10,18 @@ mod animation;
 mod complete;
 mod detect;
 mod encode;
+mod gif_frames;
 mod name;
+mod png;
 mod still;
+mod stop;
 #[cfg(test)]
 mod tests;
+mod weight;
 
 pub use name::sanitize_file_name;
+pub use stop::{RaiseOnDrop, Stop};
+pub use weight::largest_weight;
 
 /// The formats accepted, as shown to integrators in refusals.
 pub const ACCEPTED: &str = "JPEG, PNG, WebP and GIF";
@@ -75,6 +81,7 @@ impl ImageFormat {
         }
     }
 
+    #[cfg(test)]
     fn to_image(self) -> image::ImageFormat {
         match self {
             Self::Jpeg => image::ImageFormat::Jpeg,
@@ -130,6 +137,10 @@ pub enum ImageError {
     /// length costs as much as a larger picture would.
     #[error("is a {width}x{height} animation whose frames add up to more than {limit} pixels")]
     TooManyFrames { width: u32, height: u32, limit: u64 },
+    /// Not a fault of the file: the [`Stop`] flag was raised (the request
+    /// was abandoned) before the work was done.
+    #[error("was not finished: the work on it was stopped")]
+    Stopped,
 }
 
 /// Whole mebibytes when the limit is one, as configured limits usually are.
@@ -150,8 +161,37 @@ fn human_bytes(bytes: usize) -> String {
 ///
 /// Decoding in full is what catches truncated and corrupt files at upload
 /// rather than when someone opens them. Animated GIFs keep their animation;
-/// animated PNG and WebP keep their first frame. See [`ImageError`] for refusals.
+/// animated PNG and WebP keep their first frame. PNGs are stored with 8-bit
+/// samples, whatever they came with. See [`ImageError`] for refusals.
+///
+/// The same as [`inspect`] then [`Inspected::clean`], for a caller with no
+/// memory budget to take from and nothing to stop it.
 pub fn clean(bytes: &[u8], limits: &ImageLimits) -> Result<CleanImage, ImageError> {
+    inspect(bytes, limits)?.clean(bytes, limits, &Stop::default())
+}
+
+/// An image whose header was read and found acceptable, and what cleaning
+/// it will cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Inspected {
+    /// The format, from the bytes.
+    pub format: ImageFormat,
+    /// Width as stored in the file (before any EXIF orientation).
+    pub width: u32,
+    /// Height as stored in the file.
+    pub height: u32,
+    /// The most memory cleaning it holds at once, in bytes: its pixels in
+    /// the layout actually decoded, the copies that turning it upright and
+    /// re-encoding it make, and the new file at its largest possible size.
+    /// Take this much from a memory budget before [`Inspected::clean`].
+    pub weight: u64,
+}
+
+/// Everything [`clean`] refuses without decoding pixels: an empty file, one
+/// over the byte limit, a format not accepted, a file cut short (JPEG, PNG),
+/// dimensions over the pixel limit, an animation whose frames add up past
+/// it. Cheap: headers and the file's structure only.
+pub fn inspect(bytes: &[u8], limits: &ImageLimits) -> Result<Inspected, ImageError> {
     if bytes.is_empty() {
         return Err(ImageError::Empty);
     }
@@ -160,9 +200,46 @@ pub fn clean(bytes: &[u8], limits: &ImageLimits) -> Result<CleanImage, ImageErro
             limit: limits.max_file_bytes,
         });
     }
-    match detect::accepted_format(bytes)? {
-        ImageFormat::Gif => animation::clean_gif(bytes, limits),
-        format => still::clean(bytes, format, limits),
+    let format = detect::accepted_format(bytes)?;
+    let ((width, height), weight) = match format {
+        ImageFormat::Png => {
+            let header = png::inspect(bytes, limits)?;
+            (header.dimensions(), header.weight())
+        }
+        ImageFormat::Gif => {
+            let header = animation::inspect(bytes, limits)?;
+            (header.dimensions(), header.weight())
+        }
+        ImageFormat::Jpeg | ImageFormat::WebP => {
+            let header = still::inspect(bytes, format, limits)?;
+            (header.dimensions(), header.weight())
+        }
+    };
+    Ok(Inspected {
+        format,
+        width,
+        height,
+        weight,
+    })
+}
+
+impl Inspected {
+    /// Cleans `bytes`, the file this inspection was made of (see [`clean`]).
+    /// The work looks at `stop` between steps (each GIF frame, each band of
+    /// PNG rows, between decoding and encoding) and ends with
+    /// [`ImageError::Stopped`] once it is raised.
+    pub fn clean(
+        &self,
+        bytes: &[u8],
+        limits: &ImageLimits,
+        stop: &Stop,
+    ) -> Result<CleanImage, ImageError> {
+        stop.check()?;
+        match self.format {
+            ImageFormat::Png => png::clean(bytes, limits, stop),
+            ImageFormat::Gif => animation::clean_gif(bytes, limits, stop),
+            format => still::clean(bytes, format, limits, stop),
+        }
     }
 }
 
@@ -183,20 +260,19 @@ fn check_pixels(width: u32, height: u32, limits: &ImageLimits) -> Result<(), Ima
     Ok(())
 }
 
-/// Limits handed to the decoders for their own buffers. Eight bytes a pixel
-/// covers the widest layout these formats decode to (16-bit RGBA PNG), and the
-/// margin covers line buffers and metadata chunks.
-fn decoder_limits(limits: &ImageLimits) -> image::Limits {
-    const MARGIN: u64 = 64 * MIB as u64;
+/// Limits handed to `image`'s decoders for their own buffers: what the
+/// image's weight allows, which they check their allocations against (those
+/// that count them: GIF, WebP).
+fn decoder_limits(weight: u64) -> image::Limits {
     let mut decoder = image::Limits::default();
-    decoder.max_alloc = Some(limits.max_pixels.saturating_mul(8).saturating_add(MARGIN));
+    decoder.max_alloc = Some(weight);
     decoder
 }
 
 /// A decoder's complaint as a `Corrupt` reason: one line, bounded, and never
 /// more than the decoder said about the bytes (we decode from memory, so no
 /// path can appear in it).
-fn corrupt(err: &image::ImageError) -> ImageError {
+fn corrupt(err: &impl std::fmt::Display) -> ImageError {
     let mut reason: String = err
         .to_string()
         .chars()

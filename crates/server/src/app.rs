@@ -1,22 +1,27 @@
 //! Building and running the application: the same path for tests and `intake serve`.
 
+use crate::error::ApiError;
 use crate::head_limits::limit_head;
+use crate::limits::retry_after_seconds;
 use crate::log_text::Escaped;
 use crate::problem_layer::problem_layer;
 use crate::request_id::{mark_if_missing, REQUEST_ID};
 use crate::routes::router;
 use crate::state::AppState;
+use axum::extract::State;
 use axum::http::{Request, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use axum::Router;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::time::Duration;
 use tokio::net::TcpListener;
 use tower::ServiceBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{
     MakeRequestUuid, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
 };
-use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 /// A server bound to its listener, ready to run.
@@ -48,7 +53,7 @@ impl Application {
                 .layer(axum::middleware::from_fn(problem_layer))
                 .layer(axum::middleware::from_fn(limit_head))
                 .layer(CatchPanicLayer::new())
-                .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, state.config.request_timeout)),
+                .layer(axum::middleware::from_fn_with_state(state.config.request_timeout, time_limit)),
         );
         Application {
             listener,
@@ -120,4 +125,29 @@ impl Application {
 
 async fn not_found() -> StatusCode {
     StatusCode::NOT_FOUND
+}
+
+/// How long a client that timed out is asked to wait before trying again.
+const RETRY_AFTER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Middleware: answers 503 with `Retry-After` when a request is not finished
+/// within the request timeout, and drops its handler, which stops its work
+/// (image work included: see `photos::check_all`). Writing a job with its
+/// photos runs on by itself (see `with_attachments`), hence the detail.
+async fn time_limit(
+    State(limit): State<Duration>,
+    request: Request<axum::body::Body>,
+    next: Next,
+) -> Response {
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_elapsed) => ApiError::Busy {
+            detail: format!(
+                "The request took longer than the server's limit of {} seconds, so the server stopped working on it. A job that was being written when the time ran out may have been created all the same: send the same request again (the same signed request, or the same Idempotency-Key) and it gets that job's answer rather than making a second job. Retry after the number of seconds in Retry-After.",
+                limit.as_secs_f64()
+            ),
+            retry_after_seconds: retry_after_seconds(RETRY_AFTER_TIMEOUT),
+        }
+        .into_response(),
+    }
 }

@@ -28,6 +28,15 @@ pub const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(20);
 /// Default cap on open client connections, before the descriptor limit lowers it.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 
+/// Default memory all image work of a process may hold at once: room for the
+/// costliest image the default limits admit (a 40-megapixel WebP, about
+/// 650 MiB at its bound), or for several phone photos at once.
+pub const DEFAULT_IMAGE_MEMORY_BUDGET: u64 = 768 * 1024 * 1024;
+
+/// Default time a request may wait, in all, for its images' share of the
+/// image memory budget before a 503.
+pub const DEFAULT_IMAGE_BUDGET_WAIT: Duration = Duration::from_secs(10);
+
 /// How long a client may take at each stage of a connection, and how many
 /// connections may be open at once (issue 13): what keeps slow or idle
 /// clients from holding the service's connections and descriptors.
@@ -75,6 +84,14 @@ pub struct ServerConfig {
     pub multipart_body_limit: usize,
     /// Size, pixel and count limits of a job's images.
     pub image_limits: ImageLimits,
+    /// Memory all image work of this process may hold at once, in bytes: each
+    /// image takes its weight from it before its pixels are decoded. It must
+    /// hold the costliest image `image_limits` admit
+    /// (`intake_core::images::largest_weight`).
+    pub image_memory_budget: u64,
+    /// Longest a request waits, in all, for its images' shares of the budget;
+    /// a 503 with `Retry-After` after it.
+    pub image_budget_wait: Duration,
     /// How long in-flight requests may take to finish after a shutdown signal.
     pub shutdown_grace: Duration,
     /// Longest time one request may take before a 503.
@@ -113,6 +130,8 @@ impl Default for ServerConfig {
             body_limit: 1024 * 1024,
             multipart_body_limit: DEFAULT_MULTIPART_BODY_LIMIT,
             image_limits: ImageLimits::default(),
+            image_memory_budget: DEFAULT_IMAGE_MEMORY_BUDGET,
+            image_budget_wait: DEFAULT_IMAGE_BUDGET_WAIT,
             shutdown_grace: Duration::from_secs(30),
             request_timeout: Duration::from_secs(30),
             connections: ConnectionLimits::default(),
@@ -127,5 +146,19 @@ impl Default for ServerConfig {
             dispatcher: true,
             delivery: intake_delivery::DeliveryConfig::default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_budget_holds_the_costliest_image_the_default_limits_admit() {
+        let largest = intake_core::images::largest_weight(&ImageLimits::default());
+        assert!(
+            DEFAULT_IMAGE_MEMORY_BUDGET >= largest,
+            "{DEFAULT_IMAGE_MEMORY_BUDGET} < {largest}"
+        );
     }
 }

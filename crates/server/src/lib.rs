@@ -13,6 +13,7 @@ mod error;
 mod handlers;
 mod head_limits;
 mod idempotency;
+mod image_budget;
 mod limits;
 mod log_text;
 mod openapi;
@@ -29,10 +30,12 @@ pub use app::Application;
 pub use auth::AuthenticatedKey;
 pub use config::{
     ConnectionLimits, ServerConfig, DEFAULT_BODY_READ_TIMEOUT, DEFAULT_HEADER_READ_TIMEOUT,
-    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_IN_FLIGHT_PER_KEY,
-    DEFAULT_MULTIPART_BODY_LIMIT, DEFAULT_RATE_LIMIT_BURST, DEFAULT_RATE_LIMIT_PER_SECOND,
+    DEFAULT_IDLE_TIMEOUT, DEFAULT_IMAGE_BUDGET_WAIT, DEFAULT_IMAGE_MEMORY_BUDGET,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_IN_FLIGHT_PER_KEY, DEFAULT_MULTIPART_BODY_LIMIT,
+    DEFAULT_RATE_LIMIT_BURST, DEFAULT_RATE_LIMIT_PER_SECOND,
 };
 pub use error::ApiError;
+pub use image_budget::{ImageBudget, Refused as BudgetRefused, Share as BudgetShare};
 pub use shutdown::shutdown_signal;
 pub use state::AppState;
 pub use storage::{ImageStore, ImageStoreLocation, StorageError};

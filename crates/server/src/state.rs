@@ -4,6 +4,7 @@ use crate::auth::bindings::Bindings;
 use crate::config::ServerConfig;
 use crate::directory::DirectoryCell;
 use crate::idempotency::InFlight;
+use crate::image_budget::ImageBudget;
 use crate::limits::KeyLimits;
 use crate::storage::ImageStore;
 use intake_core::directory::LoadError;
@@ -34,6 +35,8 @@ pub struct AppState {
     pub bindings: Arc<Bindings>,
     /// Poked when a job is written, so the dispatcher claims its leads at once.
     pub deliveries_due: Arc<tokio::sync::Notify>,
+    /// Memory for decoding and re-encoding images, shared by every request.
+    pub image_budget: Arc<ImageBudget>,
 }
 
 impl AppState {
@@ -47,6 +50,7 @@ impl AppState {
         let spam = Arc::new(SpamScreen::standard(config.spam_threshold));
         let limits = Arc::new(KeyLimits::new(&config));
         let bindings = Arc::new(Bindings::for_config(&config));
+        let image_budget = Arc::new(ImageBudget::new(config.image_memory_budget));
         Ok(AppState {
             store,
             master_key: Arc::new(master_key),
@@ -58,6 +62,7 @@ impl AppState {
             limits,
             bindings,
             deliveries_due: Arc::default(),
+            image_budget,
         })
     }
 

@@ -71,6 +71,18 @@ fn a_bad_setting_stops_the_server_at_start_with_its_name() {
             "body_read_timeout_seconds",
         ),
         ("INTAKE_MAX_CONNECTIONS", "0", "max_connections"),
+        // Too small to hold one image at the limits: it could never be cleaned.
+        (
+            "INTAKE_IMAGE_MEMORY_BUDGET_MIB",
+            "64",
+            "image_memory_budget_mib must be",
+        ),
+        // A wait for image memory may not outlast the request.
+        (
+            "INTAKE_IMAGE_BUDGET_WAIT_SECONDS",
+            "30",
+            "image_budget_wait_seconds",
+        ),
     ] {
         let output = intake()
             .args(["serve", "--data-dir"])

@@ -7,6 +7,7 @@ mod config;
 mod connections;
 mod delivery;
 mod directory;
+mod image_memory;
 mod keys;
 mod many_processes;
 mod output;

@@ -11,10 +11,22 @@ use super::ImageError;
 const EOI: u8 = 0xD9;
 const SOS: u8 = 0xDA;
 
+/// What the walk through a JPEG's segments saw on the way, which decides how
+/// much its decoder keeps (see `weight`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct JpegScans {
+    /// Components of the frame (1 grey, 3 colour, 4 CMYK), from its header.
+    pub components: u8,
+    /// Scans (start-of-scan segments): more than one means every coefficient
+    /// is kept until the last (progressive, or a scan per component).
+    pub scans: u32,
+}
+
 /// Succeeds when the segments, scans included, run through to an end-of-image
 /// marker. Bytes after it are ignored, as every decoder does: some cameras
 /// append data there, and it is not copied since the pixels are re-encoded.
-pub(super) fn jpeg(bytes: &[u8]) -> Result<(), ImageError> {
+pub(super) fn jpeg(bytes: &[u8]) -> Result<JpegScans, ImageError> {
+    let mut seen = JpegScans::default();
     let mut at = 2; // after the start-of-image marker, which detection saw
     loop {
         // Like libjpeg, tolerate stray bytes and fill bytes before a marker.
@@ -30,18 +42,28 @@ pub(super) fn jpeg(bytes: &[u8]) -> Result<(), ImageError> {
         let marker = *bytes.get(at + 1).ok_or_else(cut)?;
         at += 2;
         match marker {
-            EOI => return Ok(()),
+            EOI => return Ok(seen),
             // Restart markers and TEM stand alone; a zero is stuffing, not a marker.
             0x00 | 0x01 | 0xD0..=0xD7 => {}
             _ => {
                 let length = bytes.get(at..at + 2).ok_or_else(cut)?;
+                if is_start_of_frame(marker) {
+                    // Length, precision, height and width come before the count.
+                    seen.components = seen.components.max(*bytes.get(at + 7).ok_or_else(cut)?);
+                }
                 at += usize::from(u16::from_be_bytes([length[0], length[1]]));
                 if marker == SOS {
+                    seen.scans += 1;
                     at = end_of_scan(bytes, at)?;
                 }
             }
         }
     }
+}
+
+/// SOF0 to SOF15, but for the DHT, JPG and DAC markers that share the range.
+fn is_start_of_frame(marker: u8) -> bool {
+    matches!(marker, 0xC0..=0xCF) && !matches!(marker, 0xC4 | 0xC8 | 0xCC)
 }
 
 /// The offset of the first marker after entropy-coded data starting at `from`,

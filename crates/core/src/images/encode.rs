@@ -1,9 +1,7 @@
 //! Writing pixels back out. The encoders are given pixels and nothing else, so
 //! the files they write carry no EXIF, XMP, ICC profile, text chunk or comment.
 
-use image::codecs::gif::GifEncoder;
 use image::codecs::jpeg::JpegEncoder;
-use image::codecs::png::PngEncoder;
 use image::codecs::webp::WebPEncoder;
 use image::DynamicImage;
 
@@ -18,8 +16,9 @@ const JPEG_QUALITY: u8 = 90;
 /// need it, since each brings at most 256 colours of its own.
 pub(super) const GIF_SPEED: i32 = 10;
 
-/// Encodes one still picture in `format`. `image` converts the pixel layout to
-/// one the encoder takes: JPEG loses alpha (JPEG has none) and 16-bit samples.
+/// Encodes one JPEG or WebP picture in `format` (PNG and GIF have encoders
+/// of their own, see `png` and `animation`). `image` converts the pixel
+/// layout to one the encoder takes: JPEG loses alpha (JPEG has none).
 ///
 /// WebP is written lossless because `image` 0.25 has no lossy WebP encoder:
 /// pixels stay exact, but a lossy WebP photo can come out several times larger
@@ -30,10 +29,9 @@ pub(super) fn still(picture: &DynamicImage, format: ImageFormat) -> Result<Vec<u
         ImageFormat::Jpeg => {
             picture.write_with_encoder(JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY))
         }
-        ImageFormat::Png => picture.write_with_encoder(PngEncoder::new(&mut out)),
         ImageFormat::WebP => picture.write_with_encoder(WebPEncoder::new_lossless(&mut out)),
-        ImageFormat::Gif => {
-            picture.write_with_encoder(GifEncoder::new_with_speed(&mut out, GIF_SPEED))
+        ImageFormat::Png | ImageFormat::Gif => {
+            unreachable!("PNG and GIF are encoded by their own modules")
         }
     }
     .map_err(|err| corrupt(&err))?;

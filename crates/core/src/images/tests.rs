@@ -1,5 +1,6 @@
 //! What `clean` accepts, refuses and strips, on images made here in memory.
 
+mod budget;
 mod fixtures;
 mod names;
 

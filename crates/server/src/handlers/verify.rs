@@ -38,7 +38,7 @@ use intake_core::jobs::CreationSource;
         (status = 413, description = "Body over the multipart limit", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not multipart/form-data", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 422, description = "Job classified as spam", body = intake_api::Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The store is unavailable; retry after Retry-After", body = intake_api::Problem, content_type = "application/problem+json")
+        (status = 503, description = "The store is unavailable, or the server had no memory free for decoding the photos within the image budget wait (10 s by default), or the request took longer than the request timeout; retry after Retry-After", body = intake_api::Problem, content_type = "application/problem+json")
     )
 )]
 pub async fn verify_with_attachments(
@@ -51,7 +51,7 @@ pub async fn verify_with_attachments(
     let boundary = form::boundary(&headers)?;
     let form = form::read(boundary, body, form_limits(&state)).await?;
     let job = validate_and_screen(&state, &key, &form.data).await?;
-    let checked = photos::check_all(form.uploads, state.config.image_limits).await?;
+    let checked = photos::check_all(form.uploads, &state).await?;
     let found_trades = recipients(&state, &job)
         .await?
         .into_iter()

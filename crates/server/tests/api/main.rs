@@ -15,6 +15,7 @@ mod conformance_requests;
 mod connections;
 mod delivery;
 mod errors;
+mod image_budget;
 mod jobs;
 mod openapi;
 mod options;

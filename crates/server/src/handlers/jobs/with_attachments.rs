@@ -61,7 +61,7 @@ pub struct JobWithAttachmentsForm {
         (status = 413, description = "Body over the multipart limit (50 MiB by default)", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not multipart/form-data", body = intake_api::Problem, content_type = "application/problem+json"),
         (status = 422, description = "Job classified as spam", body = intake_api::Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The store or the image store is unavailable; nothing was kept; retry after Retry-After", body = intake_api::Problem, content_type = "application/problem+json")
+        (status = 503, description = "The store or the image store is unavailable, or the server had no memory free for decoding the photos within the image budget wait (10 s by default), or the request took longer than the request timeout; retry after Retry-After. Nothing was kept, except a job whose photos were being written when the request timed out: the same request again gets its answer", body = intake_api::Problem, content_type = "application/problem+json")
     )
 )]
 pub async fn create_with_attachments(
@@ -82,7 +82,7 @@ pub async fn create_with_attachments(
     let form = form::read(boundary, body, form_limits(&state)).await?;
     let origin = Origin::of(CreationSource::ApiWithAttachments, request_id);
     let prepared = prepare(&state, &key, &form.data, &origin).await?;
-    let checked = photos::check_all(form.uploads, state.config.image_limits).await?;
+    let checked = photos::check_all(form.uploads, &state).await?;
     let request_id = origin.request_id;
     // Writing runs to its end even if the client goes away or the request
     // times out: stopped half-way, it could not tell whether the job was
