@@ -58,6 +58,9 @@ pub struct Settings {
     pub spam_threshold: f64,
     /// `INTAKE_MULTIPART_BODY_LIMIT_BYTES`: largest job-with-images body (413 above it).
     pub multipart_body_limit_bytes: usize,
+    /// `INTAKE_BODY_BUDGET_BYTES`: most request body bytes held at once by all
+    /// requests of the process (503 when a body finds no room).
+    pub body_budget_bytes: usize,
     /// `INTAKE_IMAGE_STORE`: where job photos go, `file:///PATH` or
     /// `s3://BUCKET/PREFIX`; empty means the `images` folder of the data dir.
     pub image_store: String,
@@ -117,6 +120,7 @@ impl Default for Settings {
             max_recipients: 3,
             spam_threshold: 1.0,
             multipart_body_limit_bytes: intake_server::DEFAULT_MULTIPART_BODY_LIMIT,
+            body_budget_bytes: intake_server::DEFAULT_BODY_BUDGET,
             image_store: String::new(),
             rate_limit_per_second: intake_server::DEFAULT_RATE_LIMIT_PER_SECOND,
             rate_limit_burst: intake_server::DEFAULT_RATE_LIMIT_BURST,
@@ -194,6 +198,7 @@ pub fn load(config_file: Option<&Path>, flags: FlagOverrides) -> anyhow::Result<
         "MAX_RECIPIENTS",
         "SPAM_THRESHOLD",
         "MULTIPART_BODY_LIMIT_BYTES",
+        "BODY_BUDGET_BYTES",
         "IMAGE_STORE",
         "RATE_LIMIT_PER_SECOND",
         "RATE_LIMIT_BURST",
@@ -264,6 +269,13 @@ impl Settings {
             bail!(
                 "multipart_body_limit_bytes must be at least {smallest} (one image of {} bytes and the job)",
                 image_limits.max_file_bytes
+            );
+        }
+        let largest = self.multipart_body_limit_bytes.max(self.body_limit_bytes);
+        if self.body_budget_bytes < largest {
+            bail!(
+                "body_budget_bytes must be at least the largest body limit ({largest}), or a body at that limit could never be read; not {}",
+                self.body_budget_bytes
             );
         }
         self.image_store()?;
@@ -457,6 +469,7 @@ impl Settings {
             max_skew: Duration::from_secs(self.max_skew_seconds),
             body_limit: self.body_limit_bytes,
             multipart_body_limit: self.multipart_body_limit_bytes,
+            body_budget: self.body_budget_bytes,
             image_limits: ImageLimits::default(),
             shutdown_grace: Duration::from_secs(self.shutdown_grace_seconds),
             request_timeout: Duration::from_secs(self.request_timeout_seconds),

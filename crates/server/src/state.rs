@@ -1,6 +1,7 @@
 //! Shared state handed to every handler.
 
 use crate::auth::bindings::Bindings;
+use crate::body_budget::{BodyBudget, BODY_BUDGET_WAIT};
 use crate::config::ServerConfig;
 use crate::directory::DirectoryCell;
 use crate::idempotency::InFlight;
@@ -34,6 +35,8 @@ pub struct AppState {
     pub bindings: Arc<Bindings>,
     /// Poked when a job is written, so the dispatcher claims its leads at once.
     pub deliveries_due: Arc<tokio::sync::Notify>,
+    /// The request body bytes this process may hold at once (see `body_budget`).
+    pub body_budget: Arc<BodyBudget>,
 }
 
 impl AppState {
@@ -47,6 +50,7 @@ impl AppState {
         let spam = Arc::new(SpamScreen::standard(config.spam_threshold));
         let limits = Arc::new(KeyLimits::new(&config));
         let bindings = Arc::new(Bindings::for_config(&config));
+        let body_budget = Arc::new(BodyBudget::new(config.body_budget, BODY_BUDGET_WAIT));
         Ok(AppState {
             store,
             master_key: Arc::new(master_key),
@@ -58,6 +62,7 @@ impl AppState {
             limits,
             bindings,
             deliveries_due: Arc::default(),
+            body_budget,
         })
     }
 
