@@ -8,6 +8,7 @@ mod helpers;
 mod attachments;
 mod attachments_edges;
 mod auth;
+mod body_after_auth;
 mod categories;
 mod clean_text;
 mod conformance;
