@@ -11,8 +11,10 @@
 //! draining the rest; a client that sent `Expect: 100-continue` gets its
 //! 401 without being asked for the body.
 //!
-//! Unknown, revoked and wrong-secret keys all give the same 401: the
-//! signature crate runs every check the same way without a secret.
+//! Unknown, revoked and wrong-secret keys all give the same 401 after the
+//! same work: an unknown or revoked key's place is taken by a decoy key made
+//! at start, whose sealed secret is opened like a real one, and the MAC is
+//! computed all the same and made to fail.
 //!
 //! A signature that does not pin its request (no `(request-target)`, or a body
 //! without a covered digest) is then bound to the first request it came with
@@ -31,7 +33,7 @@ use axum::extract::{OriginalUri, Request, State};
 use axum::http::{header, HeaderMap};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use intake_core::{ApiKey, Environment, SecretString};
+use intake_core::{ApiKey, Environment, KeyPolicy, MasterKey, NewKey, SecretString};
 use intake_signature::{Message, SignatureHeader, VerifyOptions};
 use std::time::Instant;
 use time::OffsetDateTime;
@@ -48,6 +50,13 @@ pub struct AuthenticatedKey {
     /// The request's signature bytes: a repeat of the very same signed request
     /// carries the same ones (see the job handler's replay protection).
     pub signature: Vec<u8>,
+}
+
+/// A key that is never stored, standing in for an unknown or revoked key
+/// so that such a key costs what a known one with a wrong secret costs: a
+/// key id of the same shape and a secret sealed under the same master key.
+pub(crate) fn decoy_key(master_key: &MasterKey, environment: Environment) -> ApiKey {
+    NewKey::generate("decoy", environment, KeyPolicy::default(), master_key).key
 }
 
 /// Middleware for every signed route with a JSON (or no) body.
@@ -106,26 +115,19 @@ async fn authenticate(
         .find_key(&signature.key_id)
         .await?
         .filter(ApiKey::is_active);
-    let secret = found
-        .as_ref()
-        .map(|key| open_secret(state, key))
-        .transpose()?;
+    // Whether the key exists or not, a sealed secret is opened and a MAC computed.
+    let subject = found.as_ref().unwrap_or(state.decoy_key.as_ref());
+    let secret = open_secret(state, subject)?;
     let options = VerifyOptions {
         now: OffsetDateTime::now_utc(),
         max_skew: state.config.max_skew,
-        required: found
-            .as_ref()
-            .map(|key| key.policy.required_headers.clone())
-            .unwrap_or_default(),
+        required: subject.policy.required_headers.clone(),
         base_path: Some(intake_api::BASE_PATH.to_owned()),
     };
-    let mut head = intake_signature::verify_head(
-        &message,
-        &signature,
-        secret.as_ref().map(|s| s.expose().as_bytes()),
-        &options,
-    )
-    .map_err(|error| refused(&signature, &error))?;
+    // The decoy's secret is never the one to check against: `None` makes the MAC fail.
+    let known_secret = found.as_ref().map(|_| secret.expose().as_bytes());
+    let mut head = intake_signature::verify_head(&message, &signature, known_secret, &options)
+        .map_err(|error| refused(&signature, &error))?;
     let Some(key) = found else {
         return Err(ApiError::Internal(
             "a signature verified without a key".to_owned(),
@@ -289,4 +291,23 @@ fn open_secret(state: &AppState, key: &ApiKey) -> Result<SecretString, ApiError>
         .master_key
         .open(&key.key_id, &key.secret)
         .map_err(|error| ApiError::Internal(format!("key {}: {error}", key.key_id)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_decoy_is_shaped_like_a_real_key_and_its_secret_opens_under_the_master_key() {
+        let master = MasterKey::generate();
+        let decoy = decoy_key(&master, Environment::Staging);
+        let real = NewKey::generate("Acme", Environment::Staging, KeyPolicy::default(), &master);
+        assert_eq!(decoy.key_id.len(), real.key.key_id.len());
+        assert_eq!(
+            decoy.secret.ciphertext.len(),
+            real.key.secret.ciphertext.len()
+        );
+        assert!(master.open(&decoy.key_id, &decoy.secret).is_ok());
+        assert!(decoy.policy.required_headers.is_empty());
+    }
 }

@@ -9,7 +9,7 @@ use crate::limits::KeyLimits;
 use crate::storage::ImageStore;
 use intake_core::directory::LoadError;
 use intake_core::spam::SpamScreen;
-use intake_core::{MasterKey, Store};
+use intake_core::{ApiKey, MasterKey, Store};
 use std::sync::Arc;
 
 /// The store, the master key, the configuration and the directory; cheap to clone.
@@ -37,6 +37,8 @@ pub struct AppState {
     pub deliveries_due: Arc<tokio::sync::Notify>,
     /// The request body bytes this process may hold at once (see `body_budget`).
     pub body_budget: Arc<BodyBudget>,
+    /// Stands in for an unknown or revoked key (see `auth`).
+    pub(crate) decoy_key: Arc<ApiKey>,
 }
 
 impl AppState {
@@ -51,6 +53,7 @@ impl AppState {
         let limits = Arc::new(KeyLimits::new(&config));
         let bindings = Arc::new(Bindings::for_config(&config));
         let body_budget = Arc::new(BodyBudget::new(config.body_budget, BODY_BUDGET_WAIT));
+        let decoy_key = Arc::new(crate::auth::decoy_key(&master_key, config.environment));
         Ok(AppState {
             store,
             master_key: Arc::new(master_key),
@@ -63,6 +66,7 @@ impl AppState {
             bindings,
             deliveries_due: Arc::default(),
             body_budget,
+            decoy_key,
         })
     }
 
