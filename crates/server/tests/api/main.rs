@@ -17,6 +17,7 @@ mod connections;
 mod delivery;
 mod errors;
 mod jobs;
+mod malformed_heads;
 mod openapi;
 mod options;
 mod outage;
