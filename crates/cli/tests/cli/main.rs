@@ -14,3 +14,4 @@ mod postgres;
 mod rate_limits;
 mod secrets;
 mod submit;
+mod unread_bodies;
