@@ -223,3 +223,33 @@ async fn a_body_that_finds_the_budget_full_waits_then_gets_a_503_with_retry_afte
     let again = app.post_json(&key, "/jobs", &job_body(), &[]).await;
     problem(again, 404, &jobs()).await;
 }
+
+#[tokio::test]
+async fn a_client_sending_a_large_body_under_a_wrong_secret_reads_its_401_while_still_sending() {
+    let app = spawn_app().await;
+    let key = app.staging_key().await;
+    let wrong_secret = TestKey {
+        key_id: key.key_id.clone(),
+        secret: "not the secret".to_owned(),
+    };
+    let path = "/jobs/with-attachments";
+    for _ in 0..3 {
+        // 8 MiB: far more than the server reads with the head or the socket buffers hold.
+        let body = vec![b'x'; 8 * 1024 * 1024];
+        let request = app
+            .client(&wrong_secret)
+            .signed_request(
+                reqwest::Method::POST,
+                path,
+                Some(("multipart/form-data; boundary=b", body)),
+            )
+            .unwrap();
+        let response = app
+            .http
+            .execute(request)
+            .await
+            .expect("an answer, not a reset");
+        problem(response, 401, &api(path)).await;
+    }
+    assert_eq!(app.counts().await.jobs, 0);
+}
