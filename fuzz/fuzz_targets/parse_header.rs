@@ -1,10 +1,11 @@
 //! Fuzzes `SignatureHeader::parse` and, when it succeeds, the signing string, the `Display`
-//! round trip and `verify` against a request built from the same input.
+//! round trip and `verify` against a request built from the same input (also with the body fed
+//! to `verify_head`'s result in two pieces).
 //!
 //! Run with `cargo +nightly fuzz run parse_header` from this directory.
 #![no_main]
 
-use intake_signature::{verify, Message, SignatureHeader, VerifyOptions};
+use intake_signature::{verify, verify_head, Message, SignatureHeader, VerifyOptions};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -44,5 +45,13 @@ fuzz_target!(|data: &[u8]| {
         ..VerifyOptions::new(time::OffsetDateTime::UNIX_EPOCH)
     };
     let _ = verify(&message, data, &header, None, &opts);
-    let _ = verify(&message, data, &header, Some(b"secret"), &opts);
+    let whole = verify(&message, data, &header, Some(b"secret"), &opts);
+    // The body in two pieces gives what the body at once gives.
+    let in_pieces = verify_head(&message, &header, Some(b"secret"), &opts).and_then(|mut head| {
+        let (first, rest) = data.split_at(data.len() / 2);
+        head.update(first);
+        head.update(rest);
+        head.finish()
+    });
+    assert_eq!(in_pieces, whole);
 });

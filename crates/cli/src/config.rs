@@ -66,6 +66,9 @@ pub struct Settings {
     /// `INTAKE_IMAGE_BUDGET_WAIT_SECONDS`: longest a request waits for its
     /// images' share of that memory (503 after it).
     pub image_budget_wait_seconds: u64,
+    /// `INTAKE_BODY_BUDGET_BYTES`: most request body bytes held at once by all
+    /// requests of the process (503 when a body finds no room).
+    pub body_budget_bytes: usize,
     /// `INTAKE_IMAGE_STORE`: where job photos go, `file:///PATH` or
     /// `s3://BUCKET/PREFIX`; empty means the `images` folder of the data dir.
     pub image_store: String,
@@ -127,6 +130,7 @@ impl Default for Settings {
             multipart_body_limit_bytes: intake_server::DEFAULT_MULTIPART_BODY_LIMIT,
             image_memory_budget_mib: intake_server::DEFAULT_IMAGE_MEMORY_BUDGET / MIB,
             image_budget_wait_seconds: intake_server::DEFAULT_IMAGE_BUDGET_WAIT.as_secs(),
+            body_budget_bytes: intake_server::DEFAULT_BODY_BUDGET,
             image_store: String::new(),
             rate_limit_per_second: intake_server::DEFAULT_RATE_LIMIT_PER_SECOND,
             rate_limit_burst: intake_server::DEFAULT_RATE_LIMIT_BURST,
@@ -206,6 +210,7 @@ pub fn load(config_file: Option<&Path>, flags: FlagOverrides) -> anyhow::Result<
         "MULTIPART_BODY_LIMIT_BYTES",
         "IMAGE_MEMORY_BUDGET_MIB",
         "IMAGE_BUDGET_WAIT_SECONDS",
+        "BODY_BUDGET_BYTES",
         "IMAGE_STORE",
         "RATE_LIMIT_PER_SECOND",
         "RATE_LIMIT_BURST",
@@ -276,6 +281,13 @@ impl Settings {
             bail!(
                 "multipart_body_limit_bytes must be at least {smallest} (one image of {} bytes and the job)",
                 image_limits.max_file_bytes
+            );
+        }
+        let largest = self.multipart_body_limit_bytes.max(self.body_limit_bytes);
+        if self.body_budget_bytes < largest {
+            bail!(
+                "body_budget_bytes must be at least the largest body limit ({largest}), or a body at that limit could never be read; not {}",
+                self.body_budget_bytes
             );
         }
         self.image_store()?;
@@ -494,6 +506,7 @@ impl Settings {
             max_skew: Duration::from_secs(self.max_skew_seconds),
             body_limit: self.body_limit_bytes,
             multipart_body_limit: self.multipart_body_limit_bytes,
+            body_budget: self.body_budget_bytes,
             image_limits: ImageLimits::default(),
             image_memory_budget: self.image_memory_budget_mib * MIB,
             image_budget_wait: Duration::from_secs(self.image_budget_wait_seconds),

@@ -1,28 +1,40 @@
-//! The signature-auth layer (DESIGN.md §4): reads the body, finds the key,
-//! checks the signature under the key's policy, then the key's environment.
+//! The signature-auth layer (DESIGN.md §4): finds the key, checks the
+//! signature on the request's head under the key's policy, then the key's
+//! environment, and only then reads the body, checking it against the
+//! covered digest as it arrives.
 //!
-//! Unknown, revoked and wrong-secret keys all give the same 401: the
-//! signature crate runs every check the same way without a secret.
+//! The signing string holds a digest header's value, not the body, so an
+//! unauthenticated request is refused before a byte of its body is read (or
+//! a share of the body budget taken): a client without a key cannot make
+//! the server hold what it sends. hyper then reads at most what it already
+//! has of the body and closes the connection after the 401, rather than
+//! draining the rest; a client that sent `Expect: 100-continue` gets its
+//! 401 without being asked for the body.
+//!
+//! Unknown, revoked and wrong-secret keys all give the same 401 after the
+//! same work: an unknown or revoked key's place is taken by a decoy key made
+//! at start, whose sealed secret is opened like a real one, and the MAC is
+//! computed all the same and made to fail.
 //!
 //! A signature that does not pin its request (no `(request-target)`, or a body
 //! without a covered digest) is then bound to the first request it came with
 //! (`bindings`), so it cannot be moved to another method, path or body.
 
 pub mod bindings;
+mod body;
 
+use crate::body_budget::Share;
 use crate::error::ApiError;
 use crate::limits::retry_after_seconds;
 use crate::log_text::Escaped;
 use crate::state::AppState;
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::{OriginalUri, Request, State};
 use axum::http::{header, HeaderMap};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use http_body_util::LengthLimitError;
-use intake_core::{ApiKey, Environment, SecretString};
+use intake_core::{ApiKey, Environment, KeyPolicy, MasterKey, NewKey, SecretString};
 use intake_signature::{Message, SignatureHeader, VerifyOptions};
-use std::time::Duration;
 use std::time::Instant;
 use time::OffsetDateTime;
 
@@ -40,6 +52,13 @@ pub struct AuthenticatedKey {
     pub signature: Vec<u8>,
 }
 
+/// A key that is never stored, standing in for an unknown or revoked key
+/// so that such a key costs what a known one with a wrong secret costs: a
+/// key id of the same shape and a secret sealed under the same master key.
+pub(crate) fn decoy_key(master_key: &MasterKey, environment: Environment) -> ApiKey {
+    NewKey::generate("decoy", environment, KeyPolicy::default(), master_key).key
+}
+
 /// Middleware for every signed route with a JSON (or no) body.
 pub async fn require_signature(
     State(state): State<AppState>,
@@ -47,10 +66,7 @@ pub async fn require_signature(
     next: Next,
 ) -> Response {
     let limit = state.config.body_limit;
-    match authenticate(&state, request, limit).await {
-        Ok(request) => next.run(request).await,
-        Err(error) => error.into_response(),
-    }
+    signed(&state, request, next, limit).await
 }
 
 /// Middleware for the signed multipart routes: the same check, under the
@@ -61,8 +77,19 @@ pub async fn require_signature_multipart(
     next: Next,
 ) -> Response {
     let limit = state.config.multipart_body_limit;
-    match authenticate(&state, request, limit).await {
-        Ok(request) => next.run(request).await,
+    signed(&state, request, next, limit).await
+}
+
+async fn signed(state: &AppState, request: Request, next: Next, body_limit: usize) -> Response {
+    match authenticate(state, request, body_limit).await {
+        Ok((request, share)) => {
+            let response = next.run(request).await;
+            // The body's share of the budget is held until the answer is
+            // made: the handler works on the body (and what it builds from
+            // it) until then, though its extractors let go of the request.
+            drop(share);
+            response
+        }
         Err(error) => error.into_response(),
     }
 }
@@ -71,12 +98,11 @@ async fn authenticate(
     state: &AppState,
     request: Request,
     body_limit: usize,
-) -> Result<Request, ApiError> {
+) -> Result<(Request, Share), ApiError> {
     let (mut parts, body) = request.into_parts();
-    // First, before the body is read or a key looked up: the parser refuses an oversized or
+    // First, before the key is looked up: the parser refuses an oversized or
     // overlong header without reading it, so an unauthenticated client cannot make this costly.
     let signature = signature_header(&parts.headers)?;
-    let body = read_body(body, body_limit, state.config.connections.body_read_timeout).await?;
     // Nesting strips the base path from `uri`; the signature covers the path as sent.
     let uri = parts
         .extensions
@@ -84,43 +110,45 @@ async fn authenticate(
         .map_or(&parts.uri, |original| &original.0);
     let message = message_of(&parts.method, uri, &parts.headers);
 
-    let key = state
+    let found = state
         .store
         .find_key(&signature.key_id)
         .await?
         .filter(ApiKey::is_active);
-    let secret = key
-        .as_ref()
-        .map(|key| open_secret(state, key))
-        .transpose()?;
+    // Whether the key exists or not, a sealed secret is opened and a MAC computed.
+    let subject = found.as_ref().unwrap_or(state.decoy_key.as_ref());
+    let secret = open_secret(state, subject)?;
     let options = VerifyOptions {
         now: OffsetDateTime::now_utc(),
         max_skew: state.config.max_skew,
-        required: key
-            .as_ref()
-            .map(|key| key.policy.required_headers.clone())
-            .unwrap_or_default(),
+        required: subject.policy.required_headers.clone(),
         base_path: Some(intake_api::BASE_PATH.to_owned()),
     };
-    let verified = intake_signature::verify(
-        &message,
-        &body,
-        &signature,
-        secret.as_ref().map(|s| s.expose().as_bytes()),
-        &options,
-    );
-    if let Err(error) = verified {
-        // The key id is the client's text until it is found.
-        tracing::info!(key_id = %Escaped(&signature.key_id), reason = error.summary(), "signature refused");
-        return Err(ApiError::Unauthorized(error.to_string()));
-    }
-    let key = key.expect("a signature verified, so the key exists");
+    // The decoy's secret is never the one to check against: `None` makes the MAC fail.
+    let known_secret = found.as_ref().map(|_| secret.expose().as_bytes());
+    let mut head = intake_signature::verify_head(&message, &signature, known_secret, &options)
+        .map_err(|error| refused(&signature, &error))?;
+    let Some(key) = found else {
+        return Err(ApiError::Internal(
+            "a signature verified without a key".to_owned(),
+        ));
+    };
     if key.environment != state.config.environment {
         return Err(ApiError::Unauthorized(format!(
             "The key `{}` belongs to the {} environment, but this is the {} server. Use a {} key here, or send this request to the {} server.",
             key.key_id, key.environment, state.config.environment, state.config.environment, key.environment
         )));
     }
+
+    let body = body::read_body(
+        body,
+        body_limit,
+        state.config.connections.body_read_timeout,
+        &state.body_budget,
+        &mut head,
+    )
+    .await?;
+    head.finish().map_err(|error| refused(&signature, &error))?;
     let target = uri.path_and_query().map_or("/", |pq| pq.as_str());
     bind_unpinned(
         state,
@@ -128,7 +156,7 @@ async fn authenticate(
         &signature,
         parts.method.as_str(),
         target,
-        &body,
+        &body.bytes,
     )?;
     tracing::debug!(key_id = %key.key_id, "signature verified");
     parts.extensions.insert(AuthenticatedKey {
@@ -137,7 +165,17 @@ async fn authenticate(
         environment: key.environment,
         signature: signature.signature,
     });
-    Ok(Request::from_parts(parts, Body::from(body)))
+    Ok((
+        Request::from_parts(parts, Body::from(body.bytes)),
+        body.share,
+    ))
+}
+
+/// The 401 of a signature that did not verify, logged once.
+fn refused(signature: &SignatureHeader, error: &intake_signature::VerifyError) -> ApiError {
+    // The key id is the client's text until it is found.
+    tracing::info!(key_id = %Escaped(&signature.key_id), reason = error.summary(), "signature refused");
+    ApiError::Unauthorized(error.to_string())
 }
 
 /// Binds a signature that does not pin its request to this request, or
@@ -237,49 +275,6 @@ fn single_text<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>
     })
 }
 
-/// Reads the whole body: 408 when it has not all arrived within the body
-/// read timeout (a client that stalls or trickles it), 413 over `limit`,
-/// 400 when it is malformed (a bad chunk size) or cut short.
-async fn read_body(body: Body, limit: usize, timeout: Duration) -> Result<Bytes, ApiError> {
-    let read = axum::body::to_bytes(body, limit);
-    match tokio::time::timeout(timeout, read).await {
-        Ok(Ok(bytes)) => Ok(bytes),
-        Ok(Err(error)) => Err(body_error(&error, limit)),
-        Err(_elapsed) => Err(ApiError::RequestTimeout(format!(
-            "The request body did not arrive within {} seconds of the headers. Send the whole body at once, as soon as the headers.",
-            timeout.as_secs_f64()
-        ))),
-    }
-}
-
-/// Tells the length limit apart from a body the connection could not
-/// deliver: only the first is the client's body being too large.
-fn body_error(error: &axum::Error, limit: usize) -> ApiError {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
-    let mut cause = None;
-    while let Some(current) = source {
-        if current.is::<LengthLimitError>() {
-            return ApiError::PayloadTooLarge(format!(
-                "The request body is over the limit of {limit} bytes."
-            ));
-        }
-        // hyper's framing errors (chunk sizes, an early end) are I/O errors
-        // whose text names what was wrong with the bytes sent.
-        if let Some(io) = current.downcast_ref::<std::io::Error>() {
-            cause = Some(io.to_string());
-        }
-        source = current.source();
-    }
-    match cause {
-        Some(cause) => ApiError::BadRequest(format!(
-            "The request body could not be read: {cause}. Send it with a correct Content-Length, or as well-formed chunks."
-        )),
-        None => ApiError::BadRequest(
-            "The request body could not be read: its framing is malformed or it ended early. Send it with a correct Content-Length, or as well-formed chunks.".to_owned(),
-        ),
-    }
-}
-
 /// The request as the signature crate sees it: method, target byte-exact, headers in arrival order.
 /// Header bytes outside UTF-8 are replaced, so such a header can never verify if covered.
 fn message_of(method: &axum::http::Method, uri: &axum::http::Uri, headers: &HeaderMap) -> Message {
@@ -296,4 +291,23 @@ fn open_secret(state: &AppState, key: &ApiKey) -> Result<SecretString, ApiError>
         .master_key
         .open(&key.key_id, &key.secret)
         .map_err(|error| ApiError::Internal(format!("key {}: {error}", key.key_id)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_decoy_is_shaped_like_a_real_key_and_its_secret_opens_under_the_master_key() {
+        let master = MasterKey::generate();
+        let decoy = decoy_key(&master, Environment::Staging);
+        let real = NewKey::generate("Acme", Environment::Staging, KeyPolicy::default(), &master);
+        assert_eq!(decoy.key_id.len(), real.key.key_id.len());
+        assert_eq!(
+            decoy.secret.ciphertext.len(),
+            real.key.secret.ciphertext.len()
+        );
+        assert!(master.open(&decoy.key_id, &decoy.secret).is_ok());
+        assert!(decoy.policy.required_headers.is_empty());
+    }
 }

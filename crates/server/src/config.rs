@@ -7,6 +7,11 @@ use std::time::Duration;
 /// Default limit of a multipart body: five images of 10 MiB and the job, with room to spare.
 pub const DEFAULT_MULTIPART_BODY_LIMIT: usize = 50 * 1024 * 1024;
 
+/// Default cap on request body bytes held at once by all requests of a
+/// process (see [`ServerConfig::body_budget`]): five 50 MiB jobs with photos
+/// at once, or thousands of JSON jobs.
+pub const DEFAULT_BODY_BUDGET: usize = 256 * 1024 * 1024;
+
 /// Default rate of each key: generous for an integrator, a brake on a runaway loop.
 pub const DEFAULT_RATE_LIMIT_PER_SECOND: u32 = 50;
 
@@ -82,6 +87,12 @@ pub struct ServerConfig {
     pub body_limit: usize,
     /// Largest multipart body (a job with its images) accepted, in bytes (413 above it).
     pub multipart_body_limit: usize,
+    /// Most request body bytes all requests of this process may hold at once,
+    /// counted from when a request's signature is good until its answer is
+    /// made; a request that cannot get room for its body within a short wait
+    /// is answered 503 with `Retry-After`. At least `multipart_body_limit`
+    /// (checked at start by the CLI), or a body at that limit is never read.
+    pub body_budget: usize,
     /// Size, pixel and count limits of a job's images.
     pub image_limits: ImageLimits,
     /// Memory all image work of this process may hold at once, in bytes: each
@@ -129,6 +140,7 @@ impl Default for ServerConfig {
             max_skew: Duration::from_secs(300),
             body_limit: 1024 * 1024,
             multipart_body_limit: DEFAULT_MULTIPART_BODY_LIMIT,
+            body_budget: DEFAULT_BODY_BUDGET,
             image_limits: ImageLimits::default(),
             image_memory_budget: DEFAULT_IMAGE_MEMORY_BUDGET,
             image_budget_wait: DEFAULT_IMAGE_BUDGET_WAIT,

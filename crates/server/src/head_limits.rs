@@ -4,13 +4,15 @@
 //! hyper refuses a head it cannot hold (over its read buffer, more than 100
 //! headers, a target over 64 KiB) with a 431 or 414 of its own, without a
 //! body. These limits are lower, so that every head a client could
-//! reasonably send over a limit is answered here, with the problem body;
-//! only heads beyond hyper's own bounds still get hyper's bare answer.
+//! reasonably send over a limit is answered here, with the problem body.
+//! A connection's first head beyond hyper's bounds, or one hyper cannot
+//! parse at all, arrives here as a stand-in request carrying the verdict
+//! (see `serve::first_head`), and is answered here too.
 
 use crate::error::ApiError;
-use crate::serve::READ_BUFFER_BYTES;
+use crate::serve::{MalformedHead, READ_BUFFER_BYTES};
 use axum::extract::Request;
-use axum::http::{HeaderMap, Uri};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -31,9 +33,25 @@ const _: () = assert!(MAX_URI_BYTES + MAX_HEADER_BYTES + 64 < READ_BUFFER_BYTES)
 
 /// Middleware: see the module documentation.
 pub async fn limit_head(request: Request, next: Next) -> Response {
+    if let Some(malformed) = request.extensions().get::<MalformedHead>() {
+        let mut response = malformed_head(malformed.clone()).into_response();
+        // The connection ends after this answer, as after hyper's own.
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        return response;
+    }
     match check(request.uri(), request.headers()) {
         Ok(()) => next.run(request).await,
         Err(error) => error.into_response(),
+    }
+}
+
+fn malformed_head(malformed: MalformedHead) -> ApiError {
+    match malformed.status {
+        StatusCode::URI_TOO_LONG => ApiError::UriTooLong(malformed.detail),
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => ApiError::HeadersTooLarge(malformed.detail),
+        _ => ApiError::BadRequest(malformed.detail),
     }
 }
 

@@ -6,6 +6,7 @@
 
 mod app;
 mod auth;
+mod body_budget;
 mod config;
 mod directory;
 mod dispatcher;
@@ -28,11 +29,12 @@ mod workers;
 
 pub use app::Application;
 pub use auth::AuthenticatedKey;
+pub use body_budget::{BodyBudget, BODY_BUDGET_WAIT};
 pub use config::{
-    ConnectionLimits, ServerConfig, DEFAULT_BODY_READ_TIMEOUT, DEFAULT_HEADER_READ_TIMEOUT,
-    DEFAULT_IDLE_TIMEOUT, DEFAULT_IMAGE_BUDGET_WAIT, DEFAULT_IMAGE_MEMORY_BUDGET,
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_IN_FLIGHT_PER_KEY, DEFAULT_MULTIPART_BODY_LIMIT,
-    DEFAULT_RATE_LIMIT_BURST, DEFAULT_RATE_LIMIT_PER_SECOND,
+    ConnectionLimits, ServerConfig, DEFAULT_BODY_BUDGET, DEFAULT_BODY_READ_TIMEOUT,
+    DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_IMAGE_BUDGET_WAIT,
+    DEFAULT_IMAGE_MEMORY_BUDGET, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_IN_FLIGHT_PER_KEY,
+    DEFAULT_MULTIPART_BODY_LIMIT, DEFAULT_RATE_LIMIT_BURST, DEFAULT_RATE_LIMIT_PER_SECOND,
 };
 pub use error::ApiError;
 pub use image_budget::{ImageBudget, Refused as BudgetRefused, Share as BudgetShare};

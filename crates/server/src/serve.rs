@@ -8,6 +8,7 @@
 
 mod backoff;
 mod descriptors;
+mod first_head;
 mod watchdog;
 
 use crate::config::ConnectionLimits;
@@ -16,6 +17,7 @@ use axum::extract::Request;
 use axum::response::Response;
 use axum::Router;
 use backoff::Backoff;
+use first_head::{take_verdict, FirstHead, VerdictSlot};
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
@@ -28,6 +30,8 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 use tower::ServiceExt;
 use watchdog::{AnswerBody, Clock, Watched};
+
+pub use first_head::MalformedHead;
 
 /// hyper's buffer for a connection's reads, which a request head must fit
 /// in: far below hyper's default of about 400 KiB, which bounds what a slow
@@ -124,13 +128,22 @@ async fn connection(
     _slot: OwnedSemaphorePermit,
 ) {
     let clock = Clock::new(&limits, Instant::now());
-    let io = TokioIo::new(Watched::new(stream, clock.clone()));
+    let verdict = VerdictSlot::default();
+    let io = TokioIo::new(FirstHead::new(
+        Watched::new(stream, clock.clone()),
+        READ_BUFFER_BYTES,
+        verdict.clone(),
+    ));
     let started = clock.clone();
     let finished = clock.clone();
     let service = router
         .map_request(move |request: Request<Incoming>| {
             started.exchange_started(Instant::now());
-            request.map(Body::new)
+            let mut request = request.map(Body::new);
+            if let Some(malformed) = take_verdict(&verdict) {
+                request.extensions_mut().insert(malformed);
+            }
+            request
         })
         .map_response(move |response: Response| {
             let clock = finished.clone();

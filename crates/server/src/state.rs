@@ -1,6 +1,7 @@
 //! Shared state handed to every handler.
 
 use crate::auth::bindings::Bindings;
+use crate::body_budget::{BodyBudget, BODY_BUDGET_WAIT};
 use crate::config::ServerConfig;
 use crate::directory::DirectoryCell;
 use crate::idempotency::InFlight;
@@ -8,7 +9,7 @@ use crate::image_budget::ImageBudget;
 use crate::limits::KeyLimits;
 use crate::storage::ImageStore;
 use intake_core::directory::LoadError;
-use intake_core::{MasterKey, Store};
+use intake_core::{ApiKey, MasterKey, Store};
 use intake_spam::SpamScreen;
 use std::sync::Arc;
 
@@ -37,6 +38,10 @@ pub struct AppState {
     pub deliveries_due: Arc<tokio::sync::Notify>,
     /// Memory for decoding and re-encoding images, shared by every request.
     pub image_budget: Arc<ImageBudget>,
+    /// The request body bytes this process may hold at once (see `body_budget`).
+    pub body_budget: Arc<BodyBudget>,
+    /// Stands in for an unknown or revoked key (see `auth`).
+    pub(crate) decoy_key: Arc<ApiKey>,
 }
 
 impl AppState {
@@ -51,6 +56,8 @@ impl AppState {
         let limits = Arc::new(KeyLimits::new(&config));
         let bindings = Arc::new(Bindings::for_config(&config));
         let image_budget = Arc::new(ImageBudget::new(config.image_memory_budget));
+        let body_budget = Arc::new(BodyBudget::new(config.body_budget, BODY_BUDGET_WAIT));
+        let decoy_key = Arc::new(crate::auth::decoy_key(&master_key, config.environment));
         Ok(AppState {
             store,
             master_key: Arc::new(master_key),
@@ -63,6 +70,8 @@ impl AppState {
             bindings,
             deliveries_due: Arc::default(),
             image_budget,
+            body_budget,
+            decoy_key,
         })
     }
 

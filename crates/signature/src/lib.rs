@@ -6,6 +6,13 @@
 //! which applies the whole policy: required coverage, date skew, body digests and a constant-time
 //! MAC comparison. A client calls [`sign`] and sends the [`SignatureHeader`]'s `Display` form.
 //!
+//! The signing string holds a digest header's value, not the body, so everything but the body
+//! itself is decided by the request's head. A server that should not read (or hold) a body for a
+//! client it has not authenticated calls [`verify_head`] first, which applies the same policy up
+//! to and including the MAC, and only then reads the body, feeding each piece to the
+//! [`VerifiedHead`] it got and calling [`VerifiedHead::finish`] at the end; [`verify`] is exactly
+//! that with the whole body at once. The second example below does it in pieces.
+//!
 //! Every error's `Display` is written for the integrator who sent the request: it says what is
 //! wrong and what to change. None of them ever contains the signature the server expected.
 //!
@@ -32,6 +39,41 @@
 //! verify(&request, b"", &header, Some(b"secret"), &opts)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! With a body, checked before it is read and then as it arrives:
+//!
+//! ```
+//! use intake_signature::{digest_header, sign, verify_head, Algorithm, Message, SignatureHeader};
+//! use intake_signature::{DigestError, VerifyError, VerifyOptions};
+//! use time::macros::datetime;
+//!
+//! let body = br#"{"description":"Boiler repair"}"#;
+//! let request = Message::new("POST", "/v1/affiliate-job/jobs")
+//!     .header("Host", "api.example.com")
+//!     .header("Date", "2024-05-01T10:00:00.000Z")
+//!     .header("Digest", &digest_header(body));
+//! let covered = ["(request-target)", "host", "date", "digest"];
+//! let sent = sign(&request, "affiliate-1", Algorithm::HmacSha256, b"secret", &covered)?;
+//! let header = SignatureHeader::parse(&sent.to_authorization())?;
+//! let opts = VerifyOptions::new(datetime!(2024-05-01 10:01:00 UTC));
+//!
+//! // The head alone: a wrong secret or an unknown key is refused here, before any body byte.
+//! assert!(verify_head(&request, &header, Some(b"wrong"), &opts).is_err());
+//! let mut head = verify_head(&request, &header, Some(b"secret"), &opts)?;
+//! for piece in body.chunks(8) {
+//!     head.update(piece); // as each piece arrives
+//! }
+//! head.finish()?;
+//!
+//! // A body other than the one the digest names fails only at the end.
+//! let mut head = verify_head(&request, &header, Some(b"secret"), &opts)?;
+//! head.update(b"{}");
+//! assert!(matches!(
+//!     head.finish(),
+//!     Err(VerifyError::Digest(DigestError::Mismatch { .. }))
+//! ));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -49,7 +91,8 @@ mod fixtures;
 pub use algorithm::{Algorithm, UnknownAlgorithm};
 pub use date::{parse_date, DateError};
 pub use digest::{
-    check_content_digest, check_digest, content_digest_header, digest_header, DigestError,
+    check_content_digest, check_digest, content_digest_header, digest_header, DigestCheck,
+    DigestError,
 };
 pub use header::{
     HeaderError, SignatureHeader, MAX_COVERED_HEADERS, MAX_HEADER_BYTES, MAX_PARAMETERS,
@@ -57,5 +100,6 @@ pub use header::{
 pub use message::{Message, SigningStringError};
 pub use sign::{sign, sign_with_times};
 pub use verify::{
-    verify, TargetForm, TimeSource, Verified, VerifyError, VerifyOptions, DEFAULT_MAX_SKEW,
+    verify, verify_head, TargetForm, TimeSource, Verified, VerifiedHead, VerifyError,
+    VerifyOptions, DEFAULT_MAX_SKEW,
 };

@@ -1,4 +1,5 @@
-//! The verification policy: coverage, clock, body digests, then a constant-time MAC check.
+//! The verification policy: coverage, clock, digest headers and a constant-time MAC check on the
+//! request's head, then the body against the covered digests.
 
 #[cfg(test)]
 mod clock_tests;
@@ -15,9 +16,7 @@ use time::OffsetDateTime;
 
 pub use error::{TimeSource, VerifyError};
 
-use crate::{
-    check_content_digest, check_digest, parse_date, Message, SignatureHeader, SigningStringError,
-};
+use crate::{parse_date, DigestCheck, Message, SignatureHeader, SigningStringError};
 
 /// The default allowed clock difference either way, as Joyent's library and Stripe use.
 pub const DEFAULT_MAX_SKEW: Duration = Duration::from_secs(300);
@@ -75,10 +74,15 @@ pub enum TargetForm {
 }
 
 /// Verifies `sig` against `message` and its raw `body` under `secret`, applying the whole
-/// policy in order: required coverage, signing string, clock, body digests, MAC.
+/// policy in order: required coverage, signing string, clock, body digest headers, MAC, then
+/// the body against the covered digests.
 ///
 /// `secret` None means "no such key": everything is checked the same way and the result is the
 /// same [`VerifyError::MacMismatch`] a wrong secret gives, so callers cannot tell the two apart.
+///
+/// A server that reads the body only once the signature is known to be good calls
+/// [`verify_head`] instead, then feeds the body to the [`VerifiedHead`] as it arrives; this
+/// function is exactly that with the whole body at once.
 pub fn verify(
     message: &Message,
     body: &[u8],
@@ -86,6 +90,25 @@ pub fn verify(
     secret: Option<&[u8]>,
     opts: &VerifyOptions,
 ) -> Result<Verified, VerifyError> {
+    let mut head = verify_head(message, sig, secret, opts)?;
+    head.update(body);
+    head.finish()
+}
+
+/// Verifies everything of `sig` that the request's head decides, before any body byte is read:
+/// required coverage, signing string, clock, the syntax and algorithms of covered `Digest` and
+/// `Content-Digest` headers, and the MAC (the signing string holds a digest header's value, not
+/// the body). What is left, the body against those digests, is checked by the returned
+/// [`VerifiedHead`].
+///
+/// `secret` None means "no such key", as for [`verify`]: the MAC is computed all the same and
+/// the result is the [`VerifyError::MacMismatch`] a wrong secret gives.
+pub fn verify_head(
+    message: &Message,
+    sig: &SignatureHeader,
+    secret: Option<&[u8]>,
+    opts: &VerifyOptions,
+) -> Result<VerifiedHead, VerifyError> {
     let covers = |name: &str| sig.headers.iter().any(|h| h.eq_ignore_ascii_case(name));
 
     let mut missing: Vec<String> = opts
@@ -102,7 +125,68 @@ pub fn verify(
     }
 
     let full = signing_string(message, sig, &message.target)?;
+    check_clock(message, sig, opts, covers)?;
 
+    // The signing string was built, so each covered digest header exists exactly once.
+    let mut digests = Vec::new();
+    if covers("digest") {
+        digests.push(DigestCheck::digest(message.values("digest")[0])?);
+    }
+    if covers("content-digest") {
+        digests.push(DigestCheck::content_digest(
+            message.values("content-digest")[0],
+        )?);
+    }
+
+    let verified = check_mac(message, sig, secret, opts, full, covers)?;
+    Ok(VerifiedHead { verified, digests })
+}
+
+/// A request whose head verified: its signature is good, and what is left is to check its body
+/// against the digest headers the signature covers. Feed the body with [`VerifiedHead::update`]
+/// as it arrives, then call [`VerifiedHead::finish`].
+#[derive(Clone, Debug)]
+pub struct VerifiedHead {
+    verified: Verified,
+    digests: Vec<DigestCheck>,
+}
+
+impl VerifiedHead {
+    /// What matched: the signing string and the form of `(request-target)`.
+    pub fn verified(&self) -> &Verified {
+        &self.verified
+    }
+
+    /// Whether the signature covers a digest of the body (`digest` or `content-digest`), so that
+    /// [`VerifiedHead::finish`] checks the body.
+    pub fn covers_body(&self) -> bool {
+        !self.digests.is_empty()
+    }
+
+    /// Hashes the next piece of the body for every covered digest.
+    pub fn update(&mut self, piece: &[u8]) {
+        for digest in &mut self.digests {
+            digest.update(piece);
+        }
+    }
+
+    /// Checks the body given so far against every covered digest: a
+    /// [`VerifyError::Digest`] with [`crate::DigestError::Mismatch`] when one differs.
+    pub fn finish(self) -> Result<Verified, VerifyError> {
+        for digest in self.digests {
+            digest.finish()?;
+        }
+        Ok(self.verified)
+    }
+}
+
+/// The `Date`, `(created)` and `(expires)` checks against the server's clock.
+fn check_clock(
+    message: &Message,
+    sig: &SignatureHeader,
+    opts: &VerifyOptions,
+    covers: impl Fn(&str) -> bool,
+) -> Result<(), VerifyError> {
     if covers("date") {
         // The signing string was built, so exactly one Date field exists.
         let received = message.values("date")[0];
@@ -130,14 +214,19 @@ pub fn verify(
             });
         }
     }
+    Ok(())
+}
 
-    if covers("digest") {
-        check_digest(message.values("digest")[0], body)?;
-    }
-    if covers("content-digest") {
-        check_content_digest(message.values("content-digest")[0], body)?;
-    }
-
+/// The constant-time MAC comparison, over the full `(request-target)` and then, when a base path
+/// is configured, the relative one.
+fn check_mac(
+    message: &Message,
+    sig: &SignatureHeader,
+    secret: Option<&[u8]>,
+    opts: &VerifyOptions,
+    full: String,
+    covers: impl Fn(&str) -> bool,
+) -> Result<Verified, VerifyError> {
     let key = secret.unwrap_or(&DUMMY_SECRET);
     let known = Choice::from(u8::from(secret.is_some()));
     let matches = |signing_string: &str| {

@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use intake_signature::{
-    content_digest_header, digest_header, sign, verify, Algorithm, Message, SignatureHeader,
-    TargetForm, VerifyError, VerifyOptions,
+    content_digest_header, digest_header, sign, verify, verify_head, Algorithm, Message,
+    SignatureHeader, TargetForm, VerifyError, VerifyOptions,
 };
 use proptest::prelude::*;
 use time::format_description::well_known::Rfc3339;
@@ -119,6 +119,30 @@ proptest! {
         let m = req.message(&req.target(), &req.body);
         let v = verify(&m, &req.body, &req.signed_header(&m), Some(&req.secret), &VerifyOptions::new(NOW));
         prop_assert_eq!(v.map(|v| v.target_form), Ok(TargetForm::Full));
+    }
+
+    #[test]
+    fn the_body_in_any_pieces_verifies_as_the_body_at_once(
+        req in request(),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..6),
+        tamper in any::<bool>(),
+    ) {
+        let m = req.message(&req.target(), &req.body);
+        let header = req.signed_header(&m);
+        let opts = VerifyOptions::new(NOW);
+        let mut body = req.body.clone();
+        if tamper {
+            body.push(b'!');
+        }
+        let mut cuts: Vec<usize> = cuts.iter().map(|i| i.index(body.len() + 1)).collect();
+        cuts.sort_unstable();
+        let mut head = verify_head(&m, &header, Some(&req.secret), &opts).unwrap();
+        let mut from = 0;
+        for cut in cuts.into_iter().chain([body.len()]) {
+            head.update(&body[from..cut]);
+            from = cut;
+        }
+        prop_assert_eq!(head.finish(), verify(&m, &body, &header, Some(&req.secret), &opts));
     }
 
     #[test]

@@ -83,6 +83,8 @@ fn a_bad_setting_stops_the_server_at_start_with_its_name() {
             "30",
             "image_budget_wait_seconds",
         ),
+        // The budget must hold a body at the multipart limit (50 MiB by default).
+        ("INTAKE_BODY_BUDGET_BYTES", "1048576", "body_budget_bytes"),
     ] {
         let output = intake()
             .args(["serve", "--data-dir"])

@@ -15,3 +15,4 @@ mod postgres;
 mod rate_limits;
 mod secrets;
 mod submit;
+mod unread_bodies;

@@ -99,3 +99,58 @@ fn a_digest_of_the_wrong_length_is_a_mismatch() {
         Err(DigestError::Mismatch { .. })
     ));
 }
+
+#[test]
+fn hashing_in_pieces_equals_hashing_at_once() {
+    let sha512 = STANDARD.encode(Sha512::digest(BODY_A));
+    let list = format!("{DIGEST_A}, SHA-512={sha512}");
+    let dict = format!("{CONTENT_DIGEST_A}, sha-512=:{sha512}:");
+    for size in 1..=BODY_A.len() {
+        let mut digest = DigestCheck::digest(&list).unwrap();
+        let mut content = DigestCheck::content_digest(&dict).unwrap();
+        for piece in BODY_A.chunks(size) {
+            digest.update(piece);
+            content.update(piece);
+        }
+        assert_eq!(digest.body_len(), BODY_A.len());
+        assert_eq!(digest.finish(), Ok(()), "pieces of {size}");
+        assert_eq!(content.finish(), Ok(()), "pieces of {size}");
+    }
+}
+
+#[test]
+fn a_mismatch_in_pieces_reports_what_a_check_at_once_reports() {
+    let other = b"{\"hello\": \"World\"}";
+    let mut check = DigestCheck::digest(DIGEST_A).unwrap();
+    other.chunks(7).for_each(|piece| check.update(piece));
+    assert_eq!(check.finish(), check_digest(DIGEST_A, other));
+    assert!(check_digest(DIGEST_A, other).is_err());
+}
+
+#[test]
+fn a_malformed_member_is_refused_before_any_body_even_after_a_good_one() {
+    let list = format!("{DIGEST_A}, SHA-512=%%%");
+    assert!(matches!(
+        DigestCheck::digest(&list),
+        Err(DigestError::Malformed { .. })
+    ));
+    assert!(matches!(
+        DigestCheck::digest("MD5=HUXZLQLMuI/KZ5KDcJPcOA=="),
+        Err(DigestError::Unsupported { .. })
+    ));
+    assert!(matches!(
+        DigestCheck::content_digest(""),
+        Err(DigestError::Empty { .. })
+    ));
+}
+
+#[test]
+fn an_empty_body_is_checked_too() {
+    let check = DigestCheck::digest(&digest_header(b"")).unwrap();
+    assert_eq!(check.finish(), Ok(()));
+    let check = DigestCheck::digest(DIGEST_A).unwrap();
+    assert!(matches!(
+        check.finish(),
+        Err(DigestError::Mismatch { body_len: 0, .. })
+    ));
+}

@@ -184,16 +184,31 @@ fn a_changed_digest_matching_a_changed_body_is_rejected() {
 }
 
 #[test]
-fn a_changed_digest_is_rejected() {
+fn a_changed_digest_is_rejected_by_the_mac_before_the_body() {
+    // The signing string holds the Digest value, so changing it breaks the MAC: the head is
+    // refused before any body byte would be read.
     let m = with_header_value(
         "Digest",
         "SHA-256=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
     );
-    let err = verify_a(&m, BODY_A).unwrap_err();
+    let head = verify_head(&m, &row_4(), Some(b"secret"), &VerifyOptions::new(NOW_A));
     assert!(
-        matches!(err, VerifyError::Digest(DigestError::Mismatch { .. })),
-        "{err:?}"
+        matches!(head, Err(VerifyError::MacMismatch { .. })),
+        "{head:?}"
     );
+    assert!(is_mismatch(verify_a(&m, BODY_A)));
+}
+
+#[test]
+fn a_wrong_secret_is_reported_before_a_changed_body() {
+    let err = verify(
+        &message_a(),
+        br#"{"hello": "World"}"#,
+        &row_4(),
+        Some(b"secreT"),
+        &VerifyOptions::new(NOW_A),
+    );
+    assert!(is_mismatch(err));
 }
 
 #[test]
@@ -204,6 +219,27 @@ fn an_unsupported_digest_algorithm_is_rejected() {
         matches!(err, VerifyError::Digest(DigestError::Unsupported { .. })),
         "{err:?}"
     );
+}
+
+#[test]
+fn a_malformed_or_unsupported_digest_is_refused_on_the_head_before_the_mac() {
+    // Signed with another secret: the digest header is judged before the MAC, as before the split.
+    for (value, expected) in [
+        ("MD5=Sd/dVLAcvNLSq16eXua5uQ==", "Unsupported"),
+        ("SHA-256=%%%", "Malformed"),
+        (" , ", "Empty"),
+    ] {
+        let m = with_header_value("Digest", value);
+        let err =
+            verify_head(&m, &row_4(), Some(b"other"), &VerifyOptions::new(NOW_A)).unwrap_err();
+        let found = match &err {
+            VerifyError::Digest(DigestError::Unsupported { .. }) => "Unsupported",
+            VerifyError::Digest(DigestError::Malformed { .. }) => "Malformed",
+            VerifyError::Digest(DigestError::Empty { .. }) => "Empty",
+            other => panic!("{value}: {other:?}"),
+        };
+        assert_eq!(found, expected, "{value}");
+    }
 }
 
 #[test]

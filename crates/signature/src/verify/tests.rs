@@ -201,3 +201,78 @@ fn every_error_has_a_summary() {
     assert_eq!(err.summary(), "malformed signature header");
     assert_eq!(err.to_string(), crate::HeaderError::Empty.to_string());
 }
+
+#[test]
+fn vector_a_verifies_with_the_body_fed_a_byte_at_a_time_and_in_any_two_pieces() {
+    let m = message_a();
+    for (algorithm, covered, sig_b64) in vector_a_rows() {
+        let header = header_a(algorithm, &covered.join(" "), sig_b64);
+        let opts = VerifyOptions::new(NOW_A);
+        let mut head = verify_head(&m, &header, Some(b"secret"), &opts).unwrap();
+        assert_eq!(head.covers_body(), covered.contains(&"digest"));
+        BODY_A.chunks(1).for_each(|byte| head.update(byte));
+        let whole = verify(&m, BODY_A, &header, Some(b"secret"), &opts).unwrap();
+        assert_eq!(head.finish().unwrap(), whole, "{algorithm} {covered:?}");
+        for split in 0..=BODY_A.len() {
+            let mut head = verify_head(&m, &header, Some(b"secret"), &opts).unwrap();
+            head.update(&BODY_A[..split]);
+            head.update(&BODY_A[split..]);
+            assert!(head.finish().is_ok(), "{algorithm} {covered:?} at {split}");
+        }
+    }
+}
+
+#[test]
+fn a_digest_mismatch_is_found_only_after_the_body() {
+    let header = header_a(
+        Algorithm::HmacSha256,
+        "(request-target) host date digest content-length",
+        "Qfm9JillOwbBtBefawkTCWdrihUMnR5QmeoLXAjVB2k=",
+    );
+    let mut head = verify_head(
+        &message_a(),
+        &header,
+        Some(b"secret"),
+        &VerifyOptions::new(NOW_A),
+    )
+    .expect("the head alone verifies");
+    assert_eq!(head.verified().target_form, TargetForm::Full);
+    head.update(br#"{"hello": "#);
+    head.update(br#""World"}"#);
+    let err = head.finish().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the Digest header's SHA-256 value does not match the request body: over the 18 body \
+         bytes it received the server computed \
+         SHA-256=EFXUCmW7fEIAsBCIzG8lPNYaUjHJOkXARO+SUmgofE0=; compute the digest over the exact \
+         bytes you send"
+    );
+    assert_eq!(err.summary(), "body digest mismatch");
+}
+
+#[test]
+fn an_unknown_key_is_refused_on_the_head_exactly_as_a_wrong_secret() {
+    let m = job_request();
+    let header = job_header(FULL_SIG);
+    let unknown = verify_head(&m, &header, None, &opts()).unwrap_err();
+    let wrong = verify_head(&m, &header, Some(b"not the secret"), &opts()).unwrap_err();
+    assert_eq!(unknown, wrong);
+    assert!(matches!(unknown, VerifyError::MacMismatch { .. }));
+}
+
+#[test]
+fn a_head_without_a_covered_digest_accepts_any_body() {
+    let m = job_request();
+    let sig = crate::sign(
+        &m,
+        "k",
+        Algorithm::HmacSha256,
+        SECRET,
+        &["(request-target)", "date"],
+    )
+    .unwrap();
+    let mut head = verify_head(&m, &sig, Some(SECRET), &opts()).unwrap();
+    assert!(!head.covers_body());
+    head.update(b"anything at all");
+    assert!(head.finish().is_ok());
+}
