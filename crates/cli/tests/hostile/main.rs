@@ -3,7 +3,8 @@
 //! someone on the internet could, and asserts what the server did about it:
 //! connections closed, requests refused with the right status and a problem
 //! body, no job created, nothing forged in its log, and its peak memory
-//! within [`target::RSS_BUDGET_MIB`]. The timeouts are lowered through the
+//! within [`target::RSS_BUDGET_MIB`] (image memory and unauthenticated
+//! bodies have budgets of their own: 1 GB, and 50 MB of growth). The timeouts are lowered through the
 //! environment so that no test waits the production 10 to 75 seconds.
 //!
 //! `schemathesis` runs the independent API fuzzer against the served
@@ -18,8 +19,10 @@ mod helpers;
 mod raw;
 mod target;
 
+mod image_memory;
 mod log_injection;
 mod oversized_heads;
 mod replay;
 mod schemathesis;
 mod slow_clients;
+mod unread_bodies;
