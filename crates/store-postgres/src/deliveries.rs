@@ -1,7 +1,6 @@
 //! SQL of the delivery outbox. Dispatchers in any number of processes claim
 //! rows with `FOR UPDATE SKIP LOCKED`, so no row goes to two claimers at once.
 
-use crate::errors::map_error;
 use intake_core::delivery::{Channel, Delivery, DeliveryFilter, DeliveryState, Outcome};
 use intake_core::store::StoreError;
 use sqlx::postgres::PgRow;
@@ -47,8 +46,7 @@ pub async fn claim(
         .bind(now + lease)
         .bind(i64::from(limit))
         .fetch_all(pool)
-        .await
-        .map_err(map_error)?;
+        .await?;
     let mut claimed = rows.iter().map(decode).collect::<Result<Vec<_>, _>>()?;
     claimed.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
     Ok(claimed)
@@ -94,7 +92,7 @@ pub async fn finish(
         .await,
         Outcome::Gone { error } => return gone(pool, id, attempt, error, now).await,
     };
-    Ok(done.map_err(map_error)?.rows_affected() > 0)
+    Ok(done?.rows_affected() > 0)
 }
 
 /// Marks the delivery gone, its target gone, and every pending delivery to
@@ -127,8 +125,7 @@ async fn gone(
     .bind(error)
     .bind(now)
     .fetch_optional(pool)
-    .await
-    .map_err(map_error)?;
+    .await?;
     Ok(applied.is_some())
 }
 
@@ -159,7 +156,7 @@ fn push_filter(query: &mut QueryBuilder<'_, Postgres>, filter: &DeliveryFilter, 
 pub async fn list(pool: &PgPool, filter: &DeliveryFilter) -> Result<Vec<Delivery>, StoreError> {
     let mut query = QueryBuilder::new(format!("SELECT {COLUMNS} FROM deliveries"));
     push_filter(&mut query, filter, "");
-    let rows = query.build().fetch_all(pool).await.map_err(map_error)?;
+    let rows = query.build().fetch_all(pool).await?;
     rows.iter().map(decode).collect()
 }
 
@@ -183,30 +180,26 @@ pub async fn retry(
              WHERE g.channel = retried.channel AND g.target = retried.target) \
              SELECT COUNT(*) FROM retried",
         );
-    let count: i64 = query
-        .build_query_scalar()
-        .fetch_one(pool)
-        .await
-        .map_err(map_error)?;
+    let count: i64 = query.build_query_scalar().fetch_one(pool).await?;
     Ok(count as u64)
 }
 
 fn decode(row: &PgRow) -> Result<Delivery, StoreError> {
     let bad = |what: &str| StoreError::Other(format!("a delivery has a bad {what}"));
-    let channel: String = row.try_get("channel").map_err(map_error)?;
-    let state: String = row.try_get("state").map_err(map_error)?;
+    let channel: String = row.try_get("channel")?;
+    let state: String = row.try_get("state")?;
     Ok(Delivery {
-        id: row.try_get("id").map_err(map_error)?,
-        job_id: row.try_get("job_id").map_err(map_error)?,
-        company_id: row.try_get::<i64, _>("company_id").map_err(map_error)? as u64,
+        id: row.try_get("id")?,
+        job_id: row.try_get("job_id")?,
+        company_id: row.try_get::<i64, _>("company_id")? as u64,
         channel: Channel::parse(&channel).ok_or_else(|| bad("channel"))?,
-        target: row.try_get("target").map_err(map_error)?,
+        target: row.try_get("target")?,
         state: DeliveryState::parse(&state).ok_or_else(|| bad("state"))?,
-        attempts: row.try_get::<i32, _>("attempts").map_err(map_error)? as u32,
-        next_attempt_at: row.try_get("next_attempt_at").map_err(map_error)?,
-        created_at: row.try_get("created_at").map_err(map_error)?,
-        window_from: row.try_get("window_from").map_err(map_error)?,
-        last_error: row.try_get("last_error").map_err(map_error)?,
-        delivered_at: row.try_get("delivered_at").map_err(map_error)?,
+        attempts: row.try_get::<i32, _>("attempts")? as u32,
+        next_attempt_at: row.try_get("next_attempt_at")?,
+        created_at: row.try_get("created_at")?,
+        window_from: row.try_get("window_from")?,
+        last_error: row.try_get("last_error")?,
+        delivered_at: row.try_get("delivered_at")?,
     })
 }

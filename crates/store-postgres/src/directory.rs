@@ -1,6 +1,5 @@
 //! SQL of the trade directory and the category tree.
 
-use crate::errors::map_error;
 use intake_core::directory::record::DEFAULT_ALBUM;
 use intake_core::directory::{rows, IndexedTrade, TradeRecord, ValidTrade};
 use intake_core::geography::Point;
@@ -14,13 +13,12 @@ use time::OffsetDateTime;
 const CHUNK: usize = 1000;
 
 pub async fn import(pool: &PgPool, trades: &[ValidTrade]) -> Result<ImportSummary, StoreError> {
-    let mut tx = pool.begin().await.map_err(map_error)?;
+    let mut tx = pool.begin().await?;
     // Imports from several processes take turns: each sees the trades the
     // one before it wrote, so its inserted/updated counts are right.
     sqlx::query("SELECT version FROM directory_state WHERE id = 1 FOR UPDATE")
         .execute(&mut *tx)
-        .await
-        .map_err(map_error)?;
+        .await?;
     let now = OffsetDateTime::now_utc();
     let mut summary = ImportSummary::default();
     for chunk in trades.chunks(CHUNK) {
@@ -32,8 +30,7 @@ pub async fn import(pool: &PgPool, trades: &[ValidTrade]) -> Result<ImportSummar
             sqlx::query("DELETE FROM trades WHERE company_id = ANY($1)")
                 .bind(ids)
                 .execute(&mut *tx)
-                .await
-                .map_err(map_error)?;
+                .await?;
         }
         insert_trades(&mut tx, chunk, now).await?;
         insert_reviews(&mut tx, chunk).await?;
@@ -41,9 +38,8 @@ pub async fn import(pool: &PgPool, trades: &[ValidTrade]) -> Result<ImportSummar
     }
     sqlx::query("UPDATE directory_state SET version = version + 1 WHERE id = 1")
         .execute(&mut *tx)
-        .await
-        .map_err(map_error)?;
-    tx.commit().await.map_err(map_error)?;
+        .await?;
+    tx.commit().await?;
     Ok(summary)
 }
 
@@ -56,8 +52,7 @@ async fn existing_ids(
         sqlx::query_scalar("SELECT company_id FROM trades WHERE company_id = ANY($1)")
             .bind(ids)
             .fetch_all(&mut **tx)
-            .await
-            .map_err(map_error)?;
+            .await?;
     Ok(found.into_iter().map(|id| id as u64).collect())
 }
 
@@ -91,7 +86,7 @@ async fn insert_trades(
             .push_bind(trade.card_json())
             .push_bind(now);
     });
-    query.build().execute(&mut **tx).await.map_err(map_error)?;
+    query.build().execute(&mut **tx).await?;
     Ok(())
 }
 
@@ -125,7 +120,7 @@ async fn insert_reviews(
                 .push_bind(review.created_at.clone())
                 .push_bind(review.trade_response.clone());
         });
-        query.build().execute(&mut **tx).await.map_err(map_error)?;
+        query.build().execute(&mut **tx).await?;
     }
     Ok(())
 }
@@ -171,7 +166,7 @@ async fn insert_images(
                 .push_bind(image.width.map(|w| w as i32))
                 .push_bind(image.height.map(|h| h as i32));
         });
-        query.build().execute(&mut **tx).await.map_err(map_error)?;
+        query.build().execute(&mut **tx).await?;
     }
     Ok(())
 }
@@ -185,7 +180,7 @@ pub async fn index(pool: &PgPool) -> Result<Vec<IndexedTrade>, StoreError> {
     )
     .fetch(pool);
     let mut trades = Vec::new();
-    while let Some(row) = rows.try_next().await.map_err(map_error)? {
+    while let Some(row) = rows.try_next().await? {
         trades.push(decode_indexed(&row)?);
     }
     trades.shrink_to_fit();
@@ -193,18 +188,18 @@ pub async fn index(pool: &PgPool) -> Result<Vec<IndexedTrade>, StoreError> {
 }
 
 fn decode_indexed(row: &PgRow) -> Result<IndexedTrade, StoreError> {
-    let easting: Option<f64> = row.try_get("base_easting").map_err(map_error)?;
-    let northing: Option<f64> = row.try_get("base_northing").map_err(map_error)?;
-    let districts: String = row.try_get("districts").map_err(map_error)?;
-    let categories: String = row.try_get("categories").map_err(map_error)?;
+    let easting: Option<f64> = row.try_get("base_easting")?;
+    let northing: Option<f64> = row.try_get("base_northing")?;
+    let districts: String = row.try_get("districts")?;
+    let categories: String = row.try_get("categories")?;
     Ok(IndexedTrade {
-        company_id: row.try_get::<i64, _>("company_id").map_err(map_error)? as u64,
-        company_name: row.try_get("company_name").map_err(map_error)?,
-        active: row.try_get("active").map_err(map_error)?,
+        company_id: row.try_get::<i64, _>("company_id")? as u64,
+        company_name: row.try_get("company_name")?,
+        active: row.try_get("active")?,
         base: easting
             .zip(northing)
             .map(|(easting, northing)| Point { easting, northing }),
-        radius_miles: row.try_get("radius_miles").map_err(map_error)?,
+        radius_miles: row.try_get("radius_miles")?,
         districts: districts.split_whitespace().map(str::to_owned).collect(),
         categories: categories
             .split_whitespace()
@@ -213,7 +208,7 @@ fn decode_indexed(row: &PgRow) -> Result<IndexedTrade, StoreError> {
                     .map_err(|_| StoreError::Other(format!("bad category id `{id}` in trades")))
             })
             .collect::<Result<_, _>>()?,
-        review_score: row.try_get("review_score").map_err(map_error)?,
+        review_score: row.try_get("review_score")?,
     })
 }
 
@@ -225,12 +220,11 @@ pub async fn cards(pool: &PgPool, company_ids: &[u64]) -> Result<Vec<String>, St
     let rows = sqlx::query("SELECT company_id, card_json FROM trades WHERE company_id = ANY($1)")
         .bind(ids)
         .fetch_all(pool)
-        .await
-        .map_err(map_error)?;
+        .await?;
     let mut by_id = std::collections::HashMap::with_capacity(rows.len());
     for row in rows {
-        let id: i64 = row.try_get(0).map_err(map_error)?;
-        by_id.insert(id as u64, row.try_get::<String, _>(1).map_err(map_error)?);
+        let id: i64 = row.try_get(0)?;
+        by_id.insert(id as u64, row.try_get::<String, _>(1)?);
     }
     Ok(company_ids
         .iter()
@@ -239,10 +233,11 @@ pub async fn cards(pool: &PgPool, company_ids: &[u64]) -> Result<Vec<String>, St
 }
 
 pub async fn version(pool: &PgPool) -> Result<i64, StoreError> {
-    sqlx::query_scalar("SELECT version FROM directory_state WHERE id = 1")
-        .fetch_one(pool)
-        .await
-        .map_err(map_error)
+    Ok(
+        sqlx::query_scalar("SELECT version FROM directory_state WHERE id = 1")
+            .fetch_one(pool)
+            .await?,
+    )
 }
 
 pub async fn save_tree(pool: &PgPool, json: &str) -> Result<(), StoreError> {
@@ -251,21 +246,21 @@ pub async fn save_tree(pool: &PgPool, json: &str) -> Result<(), StoreError> {
     )
     .bind(json)
     .execute(pool)
-    .await
-    .map_err(map_error)?;
+    .await?;
     Ok(())
 }
 
 pub async fn tree(pool: &PgPool) -> Result<Option<String>, StoreError> {
-    sqlx::query_scalar("SELECT category_tree FROM directory_state WHERE id = 1")
-        .fetch_one(pool)
-        .await
-        .map_err(map_error)
+    Ok(
+        sqlx::query_scalar("SELECT category_tree FROM directory_state WHERE id = 1")
+            .fetch_one(pool)
+            .await?,
+    )
 }
 
 /// The stored records of these trades, in the order asked (unknown ids skipped).
 pub async fn records(pool: &PgPool, company_ids: &[u64]) -> Result<Vec<TradeRecord>, StoreError> {
-    let mut conn = pool.acquire().await.map_err(map_error)?;
+    let mut conn = pool.acquire().await?;
     load_records(&mut conn, company_ids).await
 }
 
@@ -281,20 +276,19 @@ async fn load_records(
     )
     .bind(&ids)
     .fetch_all(&mut *conn)
-    .await
-    .map_err(map_error)?;
+    .await?;
     for row in &trades {
         let record = rows::TradeRow {
-            company_id: row.try_get("company_id").map_err(map_error)?,
-            company_name: row.try_get("company_name").map_err(map_error)?,
-            logo_url: row.try_get("logo_url").map_err(map_error)?,
-            active: row.try_get("active").map_err(map_error)?,
-            base_postcode: row.try_get("base_postcode").map_err(map_error)?,
-            radius_miles: row.try_get("radius_miles").map_err(map_error)?,
-            districts: row.try_get("districts").map_err(map_error)?,
-            categories: row.try_get("categories").map_err(map_error)?,
-            webhook_url: row.try_get("webhook_url").map_err(map_error)?,
-            email: row.try_get("email").map_err(map_error)?,
+            company_id: row.try_get("company_id")?,
+            company_name: row.try_get("company_name")?,
+            logo_url: row.try_get("logo_url")?,
+            active: row.try_get("active")?,
+            base_postcode: row.try_get("base_postcode")?,
+            radius_miles: row.try_get("radius_miles")?,
+            districts: row.try_get("districts")?,
+            categories: row.try_get("categories")?,
+            webhook_url: row.try_get("webhook_url")?,
+            email: row.try_get("email")?,
         }
         .into_record()?;
         by_id.insert(record.company_id, record);
@@ -305,20 +299,19 @@ async fn load_records(
     )
     .bind(&ids)
     .fetch_all(&mut *conn)
-    .await
-    .map_err(map_error)?;
+    .await?;
     for row in &reviews {
-        let company_id: i64 = row.try_get("company_id").map_err(map_error)?;
+        let company_id: i64 = row.try_get("company_id")?;
         let review = rows::ReviewRow {
-            review_id: row.try_get("review_id").map_err(map_error)?,
-            title: row.try_get("title").map_err(map_error)?,
-            body: row.try_get("body").map_err(map_error)?,
-            score: row.try_get("score").map_err(map_error)?,
-            breakdowns: row.try_get("breakdowns").map_err(map_error)?,
-            location: row.try_get("location").map_err(map_error)?,
-            verified: row.try_get("verified").map_err(map_error)?,
-            created_at: row.try_get("created_at").map_err(map_error)?,
-            trade_response: row.try_get("trade_response").map_err(map_error)?,
+            review_id: row.try_get("review_id")?,
+            title: row.try_get("title")?,
+            body: row.try_get("body")?,
+            score: row.try_get("score")?,
+            breakdowns: row.try_get("breakdowns")?,
+            location: row.try_get("location")?,
+            verified: row.try_get("verified")?,
+            created_at: row.try_get("created_at")?,
+            trade_response: row.try_get("trade_response")?,
         }
         .into_record()?;
         if let Some(record) = by_id.get_mut(&(company_id as u64)) {
@@ -331,24 +324,23 @@ async fn load_records(
     )
     .bind(&ids)
     .fetch_all(&mut *conn)
-    .await
-    .map_err(map_error)?;
+    .await?;
     for row in &images {
-        let company_id: i64 = row.try_get("company_id").map_err(map_error)?;
-        let width: Option<i32> = row.try_get("width").map_err(map_error)?;
-        let height: Option<i32> = row.try_get("height").map_err(map_error)?;
+        let company_id: i64 = row.try_get("company_id")?;
+        let width: Option<i32> = row.try_get("width")?;
+        let height: Option<i32> = row.try_get("height")?;
         let image = rows::ImageRow {
-            image_id: row.try_get("image_id").map_err(map_error)?,
-            album_id: row.try_get("album_id").map_err(map_error)?,
-            kind: row.try_get("kind").map_err(map_error)?,
-            url: row.try_get("url").map_err(map_error)?,
-            thumbnail_url: row.try_get("thumbnail_url").map_err(map_error)?,
-            url_template: row.try_get("url_template").map_err(map_error)?,
-            description: row.try_get("description").map_err(map_error)?,
-            label: row.try_get("label").map_err(map_error)?,
-            title: row.try_get("title").map_err(map_error)?,
-            taken_on: row.try_get("taken_on").map_err(map_error)?,
-            youtube_id: row.try_get("youtube_id").map_err(map_error)?,
+            image_id: row.try_get("image_id")?,
+            album_id: row.try_get("album_id")?,
+            kind: row.try_get("kind")?,
+            url: row.try_get("url")?,
+            thumbnail_url: row.try_get("thumbnail_url")?,
+            url_template: row.try_get("url_template")?,
+            description: row.try_get("description")?,
+            label: row.try_get("label")?,
+            title: row.try_get("title")?,
+            taken_on: row.try_get("taken_on")?,
+            youtube_id: row.try_get("youtube_id")?,
             width: width.map(i64::from),
             height: height.map(i64::from),
         }
@@ -368,19 +360,17 @@ async fn load_records(
 /// that holds the directory row, so processes starting at once take turns and
 /// the later ones find the cards current.
 pub async fn rebuild_stale_cards(pool: &PgPool) -> Result<u64, StoreError> {
-    let mut tx = pool.begin().await.map_err(map_error)?;
+    let mut tx = pool.begin().await?;
     let format: i32 =
         sqlx::query_scalar("SELECT card_format FROM directory_state WHERE id = 1 FOR UPDATE")
             .fetch_one(&mut *tx)
-            .await
-            .map_err(map_error)?;
+            .await?;
     if i64::from(format) >= rows::CARD_FORMAT {
         return Ok(0);
     }
     let ids: Vec<i64> = sqlx::query_scalar("SELECT company_id FROM trades ORDER BY company_id")
         .fetch_all(&mut *tx)
-        .await
-        .map_err(map_error)?;
+        .await?;
     let ids: Vec<u64> = ids.into_iter().map(|id| id as u64).collect();
     for chunk in ids.chunks(CHUNK) {
         let records = load_records(&mut tx, chunk).await?;
@@ -393,14 +383,12 @@ pub async fn rebuild_stale_cards(pool: &PgPool) -> Result<u64, StoreError> {
         .bind(companies)
         .bind(cards)
         .execute(&mut *tx)
-        .await
-        .map_err(map_error)?;
+        .await?;
     }
     sqlx::query("UPDATE directory_state SET card_format = $1 WHERE id = 1")
         .bind(rows::CARD_FORMAT as i32)
         .execute(&mut *tx)
-        .await
-        .map_err(map_error)?;
-    tx.commit().await.map_err(map_error)?;
+        .await?;
+    tx.commit().await?;
     Ok(ids.len() as u64)
 }

@@ -1,7 +1,6 @@
 //! SQL of a consumer's earlier jobs, for spam screening (issue 6), and of the
 //! one question a new job asks before it is screened.
 
-use crate::errors::map_error;
 use intake_core::jobs::IdempotencyRecord;
 use intake_core::spam::history::{ContactHistory, HistoryQuery};
 use intake_core::store::{EarlierOrHistory, StoreError};
@@ -29,10 +28,7 @@ pub async fn contact_history(
     pool: &PgPool,
     query: &HistoryQuery,
 ) -> Result<ContactHistory, StoreError> {
-    let row = bind(sqlx::query(HISTORY), query)
-        .fetch_one(pool)
-        .await
-        .map_err(map_error)?;
+    let row = bind(sqlx::query(HISTORY), query).fetch_one(pool).await?;
     decode_history(&row)
 }
 
@@ -58,20 +54,19 @@ pub async fn earlier_answer_or_history(
         .bind(scopes)
         .bind(now)
         .fetch_one(pool)
-        .await
-        .map_err(map_error)?;
-    let scope: Option<String> = row.try_get("scope").map_err(map_error)?;
+        .await?;
+    let scope: Option<String> = row.try_get("scope")?;
     let Some(scope) = scope else {
         return decode_history(&row).map(EarlierOrHistory::History);
     };
-    let status: i32 = row.try_get("status").map_err(map_error)?;
+    let status: i32 = row.try_get("status")?;
     Ok(EarlierOrHistory::Earlier(IdempotencyRecord {
         scope,
-        request_hash: row.try_get("request_hash").map_err(map_error)?,
+        request_hash: row.try_get("request_hash")?,
         status: u16::try_from(status)
             .map_err(|_| StoreError::Other("a stored answer has a bad status".into()))?,
-        body: row.try_get("body").map_err(map_error)?,
-        expires_at: row.try_get("expires_at").map_err(map_error)?,
+        body: row.try_get("body")?,
+        expires_at: row.try_get("expires_at")?,
     }))
 }
 
@@ -90,7 +85,7 @@ fn bind<'q>(
 
 fn decode_history(row: &PgRow) -> Result<ContactHistory, StoreError> {
     let count = |name: &str| -> Result<u32, StoreError> {
-        let value: i64 = row.try_get(name).map_err(map_error)?;
+        let value: i64 = row.try_get(name)?;
         u32::try_from(value).map_err(|_| StoreError::Other("a bad history count".into()))
     };
     Ok(ContactHistory {

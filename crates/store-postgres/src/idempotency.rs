@@ -1,6 +1,5 @@
 //! SQL of the answers kept for repeated submissions.
 
-use crate::errors::map_error;
 use intake_core::jobs::IdempotencyRecord;
 use intake_core::store::StoreError;
 use sqlx::postgres::PgRow;
@@ -40,8 +39,7 @@ pub async fn take(
     .bind(records.iter().map(|r| r.expires_at).collect::<Vec<_>>())
     .bind(now)
     .fetch_all(&mut *conn)
-    .await
-    .map_err(map_error)?;
+    .await?;
     if taken.len() == records.len() {
         return Ok(None);
     }
@@ -55,8 +53,7 @@ pub async fn take(
     ))
     .bind(held)
     .fetch_optional(&mut *conn)
-    .await
-    .map_err(map_error)?;
+    .await?;
     row.map(|row| decode(&row))
         .transpose()?
         .map(Some)
@@ -64,14 +61,14 @@ pub async fn take(
 }
 
 fn decode(row: &PgRow) -> Result<IdempotencyRecord, StoreError> {
-    let status: i32 = row.try_get("status").map_err(map_error)?;
+    let status: i32 = row.try_get("status")?;
     Ok(IdempotencyRecord {
-        scope: row.try_get("scope").map_err(map_error)?,
-        request_hash: row.try_get("request_hash").map_err(map_error)?,
+        scope: row.try_get("scope")?,
+        request_hash: row.try_get("request_hash")?,
         status: u16::try_from(status)
             .map_err(|_| StoreError::Other("a stored answer has a bad status".into()))?,
-        body: row.try_get("body").map_err(map_error)?,
-        expires_at: row.try_get("expires_at").map_err(map_error)?,
+        body: row.try_get("body")?,
+        expires_at: row.try_get("expires_at")?,
     })
 }
 
@@ -86,8 +83,7 @@ pub async fn find(
     .bind(scope)
     .bind(now)
     .fetch_optional(pool)
-    .await
-    .map_err(map_error)?;
+    .await?;
     row.map(|row| decode(&row)).transpose()
 }
 
@@ -95,7 +91,6 @@ pub async fn purge(pool: &PgPool, now: OffsetDateTime) -> Result<u64, StoreError
     let done = sqlx::query("DELETE FROM idempotency WHERE expires_at <= $1")
         .bind(now)
         .execute(pool)
-        .await
-        .map_err(map_error)?;
+        .await?;
     Ok(done.rows_affected())
 }

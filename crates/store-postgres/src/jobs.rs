@@ -1,7 +1,6 @@
 //! SQL that writes jobs: any number of jobs with their recipients, images
 //! and, for production jobs, outbox rows, in one statement.
 
-use crate::errors::map_error;
 use crate::idempotency;
 use intake_core::jobs::{CreateOutcome, NewJob};
 use intake_core::store::StoreError;
@@ -18,7 +17,7 @@ pub async fn create_in(conn: &mut PgConnection, job: &NewJob) -> Result<CreateOu
     {
         return Ok(CreateOutcome::Existing(existing));
     }
-    insert_jobs(conn, &[job]).await.map_err(map_error)?;
+    insert_jobs(conn, &[job]).await?;
     Ok(CreateOutcome::Created)
 }
 

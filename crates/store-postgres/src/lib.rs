@@ -5,7 +5,6 @@
 mod batch;
 mod deliveries;
 mod directory;
-mod errors;
 mod history;
 mod idempotency;
 mod jobs;
@@ -28,8 +27,6 @@ use std::collections::HashMap;
 use std::str::FromStr;
 use std::time::Duration;
 use time::OffsetDateTime;
-
-pub use errors::map_error;
 
 /// How long a request waits for a connection before the store counts as
 /// unavailable (503), so that an outage answers quickly instead of hanging.
@@ -76,8 +73,7 @@ impl PostgresStore {
             .test_before_acquire(false)
             .idle_timeout(Duration::from_secs(300))
             .connect_with(options)
-            .await
-            .map_err(map_error)?;
+            .await?;
         sqlx::migrate!("./migrations")
             .run(&pool)
             .await
@@ -110,10 +106,7 @@ impl PostgresStore {
 #[async_trait]
 impl Store for PostgresStore {
     async fn ping(&self) -> Result<(), StoreError> {
-        sqlx::query("SELECT 1")
-            .execute(&self.pool)
-            .await
-            .map_err(map_error)?;
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
     }
 

@@ -1,6 +1,5 @@
 //! SQL of the spam quarantine.
 
-use crate::errors::map_error;
 use crate::jobs::insert_jobs;
 use intake_core::jobs::{CreationSource, NewJob, Quarantined};
 use intake_core::store::StoreError;
@@ -26,8 +25,7 @@ pub async fn insert(pool: &PgPool, entry: &Quarantined) -> Result<(), StoreError
     .bind(&entry.reasons)
     .bind(&entry.released_job_id)
     .execute(pool)
-    .await
-    .map_err(map_error)?;
+    .await?;
     Ok(())
 }
 
@@ -41,21 +39,19 @@ pub async fn list(pool: &PgPool, include_released: bool) -> Result<Vec<Quarantin
         "SELECT {COLUMNS} FROM quarantine {filter} ORDER BY received_at, id"
     ))
     .fetch_all(pool)
-    .await
-    .map_err(map_error)?;
+    .await?;
     rows.iter().map(decode).collect()
 }
 
 pub async fn release(pool: &PgPool, id: &str, job: &NewJob) -> Result<(), StoreError> {
-    let mut tx = pool.begin().await.map_err(map_error)?;
+    let mut tx = pool.begin().await?;
     // The row lock makes two operators releasing at once take turns: the
     // second sees the first's job id and gets a conflict.
     let released: Option<Option<String>> =
         sqlx::query_scalar("SELECT released_job_id FROM quarantine WHERE id = $1 FOR UPDATE")
             .bind(id)
             .fetch_optional(&mut *tx)
-            .await
-            .map_err(map_error)?;
+            .await?;
     match released {
         None => return Err(StoreError::NotFound),
         Some(Some(job_id)) => {
@@ -65,18 +61,17 @@ pub async fn release(pool: &PgPool, id: &str, job: &NewJob) -> Result<(), StoreE
         }
         Some(None) => {}
     }
-    insert_jobs(&mut tx, &[job]).await.map_err(map_error)?;
+    insert_jobs(&mut tx, &[job]).await?;
     sqlx::query("UPDATE quarantine SET released_job_id = $1 WHERE id = $2")
         .bind(&job.id)
         .bind(id)
         .execute(&mut *tx)
-        .await
-        .map_err(map_error)?;
-    tx.commit().await.map_err(map_error)
+        .await?;
+    Ok(tx.commit().await?)
 }
 
 fn decode(row: &PgRow) -> Result<Quarantined, StoreError> {
-    let text = |name: &str| row.try_get::<String, _>(name).map_err(map_error);
+    let text = |name: &str| row.try_get::<String, _>(name).map_err(StoreError::from);
     let bad = |what: &str| StoreError::Other(format!("a quarantine entry has a bad {what}"));
     Ok(Quarantined {
         id: text("id")?,
@@ -88,10 +83,10 @@ fn decode(row: &PgRow) -> Result<Quarantined, StoreError> {
         creation_source: CreationSource::parse(&text("creation_source")?)
             .ok_or_else(|| bad("creation source"))?,
         request_id: text("request_id")?,
-        received_at: row.try_get("received_at").map_err(map_error)?,
+        received_at: row.try_get("received_at")?,
         submission: text("submission")?,
-        score: row.try_get("score").map_err(map_error)?,
+        score: row.try_get("score")?,
         reasons: text("reasons")?,
-        released_job_id: row.try_get("released_job_id").map_err(map_error)?,
+        released_job_id: row.try_get("released_job_id")?,
     })
 }

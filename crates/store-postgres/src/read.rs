@@ -1,7 +1,6 @@
 //! SQL that reads jobs back: a whole job with its recipients' delivery
 //! state, the leads of trades (for fairness), and row counts.
 
-use crate::errors::map_error;
 use intake_api::PreferredStartId;
 use intake_core::delivery::{recipient_state, DeliveryState};
 use intake_core::email::Email;
@@ -24,8 +23,7 @@ pub async fn job(pool: &PgPool, id: &str) -> Result<Option<StoredJob>, StoreErro
     let Some(row) = sqlx::query("SELECT * FROM jobs WHERE id = $1")
         .bind(id)
         .fetch_optional(pool)
-        .await
-        .map_err(map_error)?
+        .await?
     else {
         return Ok(None);
     };
@@ -34,11 +32,10 @@ pub async fn job(pool: &PgPool, id: &str) -> Result<Option<StoredJob>, StoreErro
     for row in sqlx::query("SELECT company_id, state FROM deliveries WHERE job_id = $1")
         .bind(id)
         .fetch_all(pool)
-        .await
-        .map_err(map_error)?
+        .await?
     {
-        let company_id = row.try_get::<i64, _>(0).map_err(map_error)? as u64;
-        let state: String = row.try_get(1).map_err(map_error)?;
+        let company_id = row.try_get::<i64, _>(0)? as u64;
+        let state: String = row.try_get(1)?;
         let state = DeliveryState::parse(&state).ok_or_else(|| other("delivery state"))?;
         states.entry(company_id).or_default().push(state);
     }
@@ -47,15 +44,14 @@ pub async fn job(pool: &PgPool, id: &str) -> Result<Option<StoredJob>, StoreErro
     )
     .bind(id)
     .fetch_all(pool)
-    .await
-    .map_err(map_error)?
+    .await?
     .iter()
     .map(|row| {
-        let company_id = row.try_get::<i64, _>("company_id").map_err(map_error)? as u64;
+        let company_id = row.try_get::<i64, _>("company_id")? as u64;
         Ok(StoredRecipient {
             company_id,
-            name: row.try_get("name").map_err(map_error)?,
-            rank: row.try_get::<i32, _>("rank").map_err(map_error)? as u32,
+            name: row.try_get("name")?,
+            rank: row.try_get::<i32, _>("rank")? as u32,
             delivery_state: recipient_state(states.remove(&company_id).unwrap_or_default())
                 .to_owned(),
         })
@@ -67,18 +63,17 @@ pub async fn job(pool: &PgPool, id: &str) -> Result<Option<StoredJob>, StoreErro
     )
     .bind(id)
     .fetch_all(pool)
-    .await
-    .map_err(map_error)?
+    .await?
     .iter()
     .map(|row| {
         Ok(JobImage {
-            id: row.try_get("image_id").map_err(map_error)?,
-            object_key: row.try_get("object_key").map_err(map_error)?,
-            file_name: row.try_get("file_name").map_err(map_error)?,
-            content_type: row.try_get("content_type").map_err(map_error)?,
-            width: row.try_get::<i32, _>("width").map_err(map_error)? as u32,
-            height: row.try_get::<i32, _>("height").map_err(map_error)? as u32,
-            bytes: row.try_get::<i64, _>("bytes").map_err(map_error)? as u64,
+            id: row.try_get("image_id")?,
+            object_key: row.try_get("object_key")?,
+            file_name: row.try_get("file_name")?,
+            content_type: row.try_get("content_type")?,
+            width: row.try_get::<i32, _>("width")? as u32,
+            height: row.try_get::<i32, _>("height")? as u32,
+            bytes: row.try_get::<i64, _>("bytes")? as u64,
         })
     })
     .collect::<Result<Vec<_>, StoreError>>()?;
@@ -94,8 +89,11 @@ pub async fn job(pool: &PgPool, id: &str) -> Result<Option<StoredJob>, StoreErro
 }
 
 fn decode_job(row: &PgRow) -> Result<NewJob, StoreError> {
-    let get = |name: &str| row.try_get::<String, _>(name).map_err(map_error);
-    let opt = |name: &str| row.try_get::<Option<String>, _>(name).map_err(map_error);
+    let get = |name: &str| row.try_get::<String, _>(name).map_err(StoreError::from);
+    let opt = |name: &str| {
+        row.try_get::<Option<String>, _>(name)
+            .map_err(StoreError::from)
+    };
     let postcode = |text: String| Postcode::parse(&text).map_err(|_| other("postcode"));
     let address = match (
         opt("address_line1")?,
@@ -114,7 +112,7 @@ fn decode_job(row: &PgRow) -> Result<NewJob, StoreError> {
     let preferred_start = match opt("preferred_start_id")? {
         Some(id) => Some(ValidPreferredStart {
             id: PreferredStartId::parse(&id).ok_or_else(|| other("preferred start"))?,
-            date: row.try_get("preferred_start_date").map_err(map_error)?,
+            date: row.try_get("preferred_start_date")?,
         }),
         None => None,
     };
@@ -128,9 +126,9 @@ fn decode_job(row: &PgRow) -> Result<NewJob, StoreError> {
         creation_source: CreationSource::parse(&get("creation_source")?)
             .ok_or_else(|| other("creation source"))?,
         request_id: get("request_id")?,
-        received_at: row.try_get("received_at").map_err(map_error)?,
+        received_at: row.try_get("received_at")?,
         job: ValidatedJob {
-            category_id: row.try_get::<i32, _>("category_id").map_err(map_error)? as u32,
+            category_id: row.try_get::<i32, _>("category_id")? as u32,
             description: get("description")?,
             email: Email::parse(&get("email")?).map_err(|_| other("e-mail"))?,
             phone: Phone::parse(&get("phone")?).ok_or_else(|| other("phone"))?,
@@ -162,13 +160,12 @@ pub async fn recent_leads(
     .bind(since)
     .bind(ids)
     .fetch_all(pool)
-    .await
-    .map_err(map_error)?;
+    .await?;
     rows.iter()
         .map(|row| {
             Ok((
-                row.try_get::<i64, _>(0).map_err(map_error)? as u64,
-                row.try_get::<i64, _>(1).map_err(map_error)? as u32,
+                row.try_get::<i64, _>(0)? as u64,
+                row.try_get::<i64, _>(1)? as u32,
             ))
         })
         .collect()
@@ -180,12 +177,11 @@ pub async fn counts(pool: &PgPool) -> Result<StoreCounts, StoreError> {
          (SELECT COUNT(*) FROM idempotency), (SELECT COUNT(*) FROM deliveries)",
     )
     .fetch_one(pool)
-    .await
-    .map_err(map_error)?;
+    .await?;
     let count = |index: usize| {
         row.try_get::<i64, _>(index)
             .map(|n| n as u64)
-            .map_err(map_error)
+            .map_err(StoreError::from)
     };
     Ok(StoreCounts {
         jobs: count(0)?,

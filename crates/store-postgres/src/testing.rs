@@ -6,7 +6,6 @@ mod outage;
 
 pub use outage::OutageProxy;
 
-use crate::errors::map_error;
 use intake_core::store::StoreError;
 use sqlx::{Connection, Executor, PgConnection};
 
@@ -44,11 +43,10 @@ impl TestDatabase {
     /// Creates `intake_t_<uuid>` on the server of `admin_url`.
     pub async fn create(admin_url: &str) -> Result<Self, StoreError> {
         let name = format!("intake_t_{}", uuid::Uuid::new_v4().simple());
-        let mut admin = PgConnection::connect(admin_url).await.map_err(map_error)?;
+        let mut admin = PgConnection::connect(admin_url).await?;
         admin
             .execute(format!("CREATE DATABASE {name}").as_str())
-            .await
-            .map_err(map_error)?;
+            .await?;
         let _ = admin.close().await;
         Ok(TestDatabase {
             url: with_database(admin_url, &name)?,

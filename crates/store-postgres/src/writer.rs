@@ -5,7 +5,6 @@
 //! declines, the jobs are written one by one, each in its own savepoint.
 
 use crate::batch::{self, Declined};
-use crate::errors::map_error;
 use crate::jobs::create_in;
 use async_trait::async_trait;
 use intake_core::group_commit::{BatchWrite, Outcomes};
@@ -21,20 +20,20 @@ pub struct PgBatchWriter {
 #[async_trait]
 impl BatchWrite for PgBatchWriter {
     async fn write_batch(&self, jobs: &[&NewJob]) -> Result<Outcomes, StoreError> {
-        let mut tx = self.pool.begin().await.map_err(map_error)?;
+        let mut tx = self.pool.begin().await?;
         let outcomes = match batch::write(&mut tx, jobs).await {
             Ok(outcomes) => outcomes.into_iter().map(Ok).collect(),
             // The connection is in trouble: one by one would only wait again.
             Err(Declined::Failed(error)) if !matches!(error, sqlx::Error::Database(_)) => {
-                return Err(map_error(error))
+                return Err(error.into())
             }
             Err(_) => {
                 let _ = tx.rollback().await;
-                tx = self.pool.begin().await.map_err(map_error)?;
+                tx = self.pool.begin().await?;
                 write_each(&mut tx, jobs).await?
             }
         };
-        tx.commit().await.map_err(map_error)?;
+        tx.commit().await?;
         Ok(outcomes)
     }
 }
@@ -71,12 +70,12 @@ async fn write_one(
     conn: &mut PgConnection,
     job: &NewJob,
 ) -> Result<Result<CreateOutcome, StoreError>, StoreError> {
-    conn.execute("SAVEPOINT job").await.map_err(map_error)?;
+    conn.execute("SAVEPOINT job").await?;
     let outcome = create_in(conn, job).await;
     let end = match outcome {
         Ok(CreateOutcome::Created) => "RELEASE SAVEPOINT job",
         _ => "ROLLBACK TO SAVEPOINT job",
     };
-    conn.execute(end).await.map_err(map_error)?;
+    conn.execute(end).await?;
     Ok(outcome)
 }

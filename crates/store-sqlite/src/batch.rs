@@ -91,8 +91,7 @@ async fn select(
         .build()
         .persistent(scopes.len() <= 2)
         .fetch_all(&mut *conn)
-        .await
-        .map_err(crate::errors::map_error)?;
+        .await?;
     rows.iter()
         .map(|row| {
             let record = decode_idempotency(row)?;
@@ -125,12 +124,7 @@ async fn insert_records(
             " ON CONFLICT (scope) DO UPDATE SET request_hash = excluded.request_hash, \
              status = excluded.status, body = excluded.body, expires_ms = excluded.expires_ms",
         );
-        insert
-            .build()
-            .persistent(lone)
-            .execute(&mut *conn)
-            .await
-            .map_err(crate::errors::map_error)?;
+        insert.build().persistent(lone).execute(&mut *conn).await?;
     }
     Ok(())
 }

@@ -2,7 +2,6 @@
 //! a compare-and-set UPDATE: the rows it moves past their lease are no longer
 //! due for anyone else, in this process or another.
 
-use crate::errors::map_error;
 use intake_core::delivery::{Channel, Delivery, DeliveryFilter, DeliveryState, Outcome};
 use intake_core::jobs::NewJob;
 use intake_core::store::StoreError;
@@ -55,8 +54,7 @@ pub async fn insert_for(conn: &mut SqliteConnection, jobs: &[&NewJob]) -> Result
                 .build()
                 .persistent(chunk.len() == 1)
                 .execute(&mut *conn)
-                .await
-                .map_err(map_error)?;
+                .await?;
         }
     }
     Ok(())
@@ -70,10 +68,7 @@ pub async fn claim(
 ) -> Result<Vec<Delivery>, StoreError> {
     let now_ms = millis(now);
     let lease_end = millis(now + lease);
-    let mut tx = pool
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(map_error)?;
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     sqlx::query(
         "UPDATE deliveries SET state = 'gone', updated_ms = ?1, last_error = 'the target answered 410 Gone earlier' \
          WHERE state = 'pending' AND next_attempt_ms <= ?1 AND EXISTS \
@@ -81,8 +76,7 @@ pub async fn claim(
     )
     .bind(now_ms)
     .execute(&mut *tx)
-    .await
-    .map_err(map_error)?;
+    .await?;
     let rows = sqlx::query(&format!(
         "UPDATE deliveries SET attempts = attempts + 1, next_attempt_ms = ?1, updated_ms = ?2 \
          WHERE id IN (SELECT id FROM deliveries WHERE state = 'pending' AND next_attempt_ms <= ?2 \
@@ -92,9 +86,8 @@ pub async fn claim(
     .bind(now_ms)
     .bind(i64::from(limit))
     .fetch_all(&mut *tx)
-    .await
-    .map_err(map_error)?;
-    tx.commit().await.map_err(map_error)?;
+    .await?;
+    tx.commit().await?;
     let mut claimed = rows.iter().map(decode).collect::<Result<Vec<_>, _>>()?;
     claimed.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
     Ok(claimed)
@@ -116,8 +109,7 @@ pub async fn finish(
         .bind(now_ms)
         .bind(id)
         .execute(pool)
-        .await
-        .map_err(map_error)?
+        .await?
         .rows_affected(),
         Outcome::Retry { at, error } => sqlx::query(
             "UPDATE deliveries SET next_attempt_ms = ?1, updated_ms = ?2, last_error = ?3 \
@@ -129,8 +121,7 @@ pub async fn finish(
         .bind(id)
         .bind(attempt)
         .execute(pool)
-        .await
-        .map_err(map_error)?
+        .await?
         .rows_affected(),
         Outcome::Dead { error } => sqlx::query(
             "UPDATE deliveries SET state = 'dead', updated_ms = ?1, last_error = ?2 \
@@ -141,8 +132,7 @@ pub async fn finish(
         .bind(id)
         .bind(attempt)
         .execute(pool)
-        .await
-        .map_err(map_error)?
+        .await?
         .rows_affected(),
         Outcome::Gone { error } => return gone(pool, id, attempt, error, now_ms).await,
     };
@@ -158,10 +148,7 @@ async fn gone(
     error: &str,
     now_ms: i64,
 ) -> Result<bool, StoreError> {
-    let mut tx = pool
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(map_error)?;
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     let Some(row) = sqlx::query(
         "UPDATE deliveries SET state = 'gone', updated_ms = ?1, last_error = ?2 \
          WHERE id = ?3 AND state = 'pending' AND attempts = ?4 RETURNING channel, target",
@@ -171,20 +158,18 @@ async fn gone(
     .bind(id)
     .bind(attempt)
     .fetch_optional(&mut *tx)
-    .await
-    .map_err(map_error)?
+    .await?
     else {
         return Ok(false);
     };
-    let channel: String = row.try_get("channel").map_err(map_error)?;
-    let target: String = row.try_get("target").map_err(map_error)?;
+    let channel: String = row.try_get("channel")?;
+    let target: String = row.try_get("target")?;
     sqlx::query("INSERT INTO gone_targets (channel, target, gone_ms) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")
         .bind(&channel)
         .bind(&target)
         .bind(now_ms)
         .execute(&mut *tx)
-        .await
-        .map_err(map_error)?;
+        .await?;
     sqlx::query(
         "UPDATE deliveries SET state = 'gone', updated_ms = ?1, last_error = ?2 \
          WHERE state = 'pending' AND channel = ?3 AND target = ?4",
@@ -194,9 +179,8 @@ async fn gone(
     .bind(&channel)
     .bind(&target)
     .execute(&mut *tx)
-    .await
-    .map_err(map_error)?;
-    tx.commit().await.map_err(map_error)?;
+    .await?;
+    tx.commit().await?;
     Ok(true)
 }
 
@@ -226,7 +210,7 @@ pub async fn list(pool: &SqlitePool, filter: &DeliveryFilter) -> Result<Vec<Deli
     if filter.limit > 0 {
         query.push(" LIMIT ").push_bind(i64::from(filter.limit));
     }
-    let rows = query.build().fetch_all(pool).await.map_err(map_error)?;
+    let rows = query.build().fetch_all(pool).await?;
     rows.iter().map(decode).collect()
 }
 
@@ -236,16 +220,13 @@ pub async fn retry(
     now: OffsetDateTime,
 ) -> Result<u64, StoreError> {
     let now_ms = millis(now);
-    let mut tx = pool
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(map_error)?;
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     let mut forget = QueryBuilder::<Sqlite>::new(
         "DELETE FROM gone_targets WHERE (channel, target) IN (SELECT channel, target FROM deliveries",
     );
     push_filter(&mut forget, filter);
     forget.push(" AND state = 'gone')");
-    forget.build().execute(&mut *tx).await.map_err(map_error)?;
+    forget.build().execute(&mut *tx).await?;
     let mut revive =
         QueryBuilder::<Sqlite>::new("UPDATE deliveries SET state = 'pending', next_attempt_ms = ");
     revive
@@ -264,8 +245,8 @@ pub async fn retry(
             .push_bind(i64::from(filter.limit))
             .push(")");
     }
-    let done = revive.build().execute(&mut *tx).await.map_err(map_error)?;
-    tx.commit().await.map_err(map_error)?;
+    let done = revive.build().execute(&mut *tx).await?;
+    tx.commit().await?;
     Ok(done.rows_affected())
 }
 
@@ -277,13 +258,12 @@ pub async fn states_of_job(
     let rows = sqlx::query("SELECT company_id, state FROM deliveries WHERE job_id = ?")
         .bind(job_id)
         .fetch_all(pool)
-        .await
-        .map_err(map_error)?;
+        .await?;
     rows.iter()
         .map(|row| {
-            let state: String = row.try_get("state").map_err(map_error)?;
+            let state: String = row.try_get("state")?;
             Ok((
-                row.try_get::<i64, _>("company_id").map_err(map_error)? as u64,
+                row.try_get::<i64, _>("company_id")? as u64,
                 DeliveryState::parse(&state).ok_or_else(|| {
                     StoreError::Other(format!("unknown delivery state `{state}`"))
                 })?,
@@ -294,23 +274,22 @@ pub async fn states_of_job(
 
 fn decode(row: &SqliteRow) -> Result<Delivery, StoreError> {
     let bad = |what: &str| StoreError::Other(format!("a stored delivery has a bad {what}"));
-    let channel: String = row.try_get("channel").map_err(map_error)?;
-    let state: String = row.try_get("state").map_err(map_error)?;
+    let channel: String = row.try_get("channel")?;
+    let state: String = row.try_get("state")?;
     Ok(Delivery {
-        id: row.try_get("id").map_err(map_error)?,
-        job_id: row.try_get("job_id").map_err(map_error)?,
-        company_id: row.try_get::<i64, _>("company_id").map_err(map_error)? as u64,
+        id: row.try_get("id")?,
+        job_id: row.try_get("job_id")?,
+        company_id: row.try_get::<i64, _>("company_id")? as u64,
         channel: Channel::parse(&channel).ok_or_else(|| bad("channel"))?,
-        target: row.try_get("target").map_err(map_error)?,
+        target: row.try_get("target")?,
         state: DeliveryState::parse(&state).ok_or_else(|| bad("state"))?,
-        attempts: row.try_get::<i64, _>("attempts").map_err(map_error)? as u32,
-        next_attempt_at: from_millis(row.try_get("next_attempt_ms").map_err(map_error)?)?,
-        created_at: from_millis(row.try_get("created_ms").map_err(map_error)?)?,
-        window_from: from_millis(row.try_get("window_from_ms").map_err(map_error)?)?,
-        last_error: row.try_get("last_error").map_err(map_error)?,
+        attempts: row.try_get::<i64, _>("attempts")? as u32,
+        next_attempt_at: from_millis(row.try_get("next_attempt_ms")?)?,
+        created_at: from_millis(row.try_get("created_ms")?)?,
+        window_from: from_millis(row.try_get("window_from_ms")?)?,
+        last_error: row.try_get("last_error")?,
         delivered_at: row
-            .try_get::<Option<i64>, _>("delivered_ms")
-            .map_err(map_error)?
+            .try_get::<Option<i64>, _>("delivered_ms")?
             .map(from_millis)
             .transpose()?,
     })

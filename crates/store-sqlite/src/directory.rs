@@ -1,6 +1,5 @@
 //! SQL of the trade directory and the category tree.
 
-use crate::errors::map_error;
 use intake_core::directory::record::DEFAULT_ALBUM;
 use intake_core::directory::{rows, IndexedTrade, TradeRecord, ValidTrade};
 use intake_core::geography::Point;
@@ -13,10 +12,7 @@ use time::OffsetDateTime;
 const CHUNK: usize = 1000;
 
 pub async fn import(pool: &SqlitePool, trades: &[ValidTrade]) -> Result<ImportSummary, StoreError> {
-    let mut tx = pool
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(map_error)?;
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     let now = OffsetDateTime::now_utc();
     let mut summary = ImportSummary::default();
     for chunk in trades.chunks(CHUNK) {
@@ -30,19 +26,14 @@ pub async fn import(pool: &SqlitePool, trades: &[ValidTrade]) -> Result<ImportSu
             for id in &existing {
                 ids.push_bind(*id as i64);
             }
-            delete
-                .push(")")
-                .build()
-                .execute(&mut *tx)
-                .await
-                .map_err(map_error)?;
+            delete.push(")").build().execute(&mut *tx).await?;
         }
         insert_trades(&mut tx, chunk, now).await?;
         insert_reviews(&mut tx, chunk).await?;
         insert_images(&mut tx, chunk).await?;
     }
     bump_version(&mut tx).await?;
-    tx.commit().await.map_err(map_error)?;
+    tx.commit().await?;
     // A large import leaves a WAL as big as the data; fold it back now rather
     // than make every later read search it.
     if let Err(error) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -65,16 +56,12 @@ async fn existing_ids(
         ids.push_bind(trade.record.company_id as i64);
     }
     query.push(")");
-    let rows = query
-        .build()
-        .fetch_all(&mut **tx)
-        .await
-        .map_err(map_error)?;
+    let rows = query.build().fetch_all(&mut **tx).await?;
     rows.iter()
         .map(|row| {
             row.try_get::<i64, _>(0)
                 .map(|id| id as u64)
-                .map_err(map_error)
+                .map_err(StoreError::from)
         })
         .collect()
 }
@@ -109,7 +96,7 @@ async fn insert_trades(
             .push_bind(trade.card_json())
             .push_bind(now);
     });
-    query.build().execute(&mut **tx).await.map_err(map_error)?;
+    query.build().execute(&mut **tx).await?;
     Ok(())
 }
 
@@ -143,7 +130,7 @@ async fn insert_reviews(
                 .push_bind(&review.created_at)
                 .push_bind(&review.trade_response);
         });
-        query.build().execute(&mut **tx).await.map_err(map_error)?;
+        query.build().execute(&mut **tx).await?;
     }
     Ok(())
 }
@@ -184,7 +171,7 @@ async fn insert_images(
                 .push_bind(image.width)
                 .push_bind(image.height);
         });
-        query.build().execute(&mut **tx).await.map_err(map_error)?;
+        query.build().execute(&mut **tx).await?;
     }
     Ok(())
 }
@@ -192,8 +179,7 @@ async fn insert_images(
 async fn bump_version(tx: &mut Transaction<'_, Sqlite>) -> Result<(), StoreError> {
     sqlx::query("UPDATE directory_state SET version = version + 1 WHERE id = 1")
         .execute(&mut **tx)
-        .await
-        .map_err(map_error)?;
+        .await?;
     Ok(())
 }
 
@@ -206,7 +192,7 @@ pub async fn index(pool: &SqlitePool) -> Result<Vec<IndexedTrade>, StoreError> {
     )
     .fetch(pool);
     let mut trades = Vec::new();
-    while let Some(row) = rows.try_next().await.map_err(map_error)? {
+    while let Some(row) = rows.try_next().await? {
         trades.push(decode_indexed(&row)?);
     }
     trades.shrink_to_fit();
@@ -214,18 +200,18 @@ pub async fn index(pool: &SqlitePool) -> Result<Vec<IndexedTrade>, StoreError> {
 }
 
 fn decode_indexed(row: &sqlx::sqlite::SqliteRow) -> Result<IndexedTrade, StoreError> {
-    let easting: Option<f64> = row.try_get("base_easting").map_err(map_error)?;
-    let northing: Option<f64> = row.try_get("base_northing").map_err(map_error)?;
-    let districts: String = row.try_get("districts").map_err(map_error)?;
-    let categories: String = row.try_get("categories").map_err(map_error)?;
+    let easting: Option<f64> = row.try_get("base_easting")?;
+    let northing: Option<f64> = row.try_get("base_northing")?;
+    let districts: String = row.try_get("districts")?;
+    let categories: String = row.try_get("categories")?;
     Ok(IndexedTrade {
-        company_id: row.try_get::<i64, _>("company_id").map_err(map_error)? as u64,
-        company_name: row.try_get("company_name").map_err(map_error)?,
-        active: row.try_get("active").map_err(map_error)?,
+        company_id: row.try_get::<i64, _>("company_id")? as u64,
+        company_name: row.try_get("company_name")?,
+        active: row.try_get("active")?,
         base: easting
             .zip(northing)
             .map(|(easting, northing)| Point { easting, northing }),
-        radius_miles: row.try_get("radius_miles").map_err(map_error)?,
+        radius_miles: row.try_get("radius_miles")?,
         districts: districts.split_whitespace().map(str::to_owned).collect(),
         categories: categories
             .split_whitespace()
@@ -234,7 +220,7 @@ fn decode_indexed(row: &sqlx::sqlite::SqliteRow) -> Result<IndexedTrade, StoreEr
                     .map_err(|_| StoreError::Other(format!("bad category id `{id}` in trades")))
             })
             .collect::<Result<_, _>>()?,
-        review_score: row.try_get("review_score").map_err(map_error)?,
+        review_score: row.try_get("review_score")?,
     })
 }
 
@@ -250,11 +236,11 @@ pub async fn cards(pool: &SqlitePool, company_ids: &[u64]) -> Result<Vec<String>
         ids.push_bind(*id as i64);
     }
     query.push(")");
-    let rows = query.build().fetch_all(pool).await.map_err(map_error)?;
+    let rows = query.build().fetch_all(pool).await?;
     let mut by_id = std::collections::HashMap::with_capacity(rows.len());
     for row in rows {
-        let id: i64 = row.try_get(0).map_err(map_error)?;
-        by_id.insert(id as u64, row.try_get::<String, _>(1).map_err(map_error)?);
+        let id: i64 = row.try_get(0)?;
+        by_id.insert(id as u64, row.try_get::<String, _>(1)?);
     }
     Ok(company_ids
         .iter()
@@ -263,26 +249,27 @@ pub async fn cards(pool: &SqlitePool, company_ids: &[u64]) -> Result<Vec<String>
 }
 
 pub async fn version(pool: &SqlitePool) -> Result<i64, StoreError> {
-    sqlx::query_scalar("SELECT version FROM directory_state WHERE id = 1")
-        .fetch_one(pool)
-        .await
-        .map_err(map_error)
+    Ok(
+        sqlx::query_scalar("SELECT version FROM directory_state WHERE id = 1")
+            .fetch_one(pool)
+            .await?,
+    )
 }
 
 pub async fn save_tree(pool: &SqlitePool, json: &str) -> Result<(), StoreError> {
     sqlx::query("UPDATE directory_state SET category_tree = ?, version = version + 1 WHERE id = 1")
         .bind(json)
         .execute(pool)
-        .await
-        .map_err(map_error)?;
+        .await?;
     Ok(())
 }
 
 pub async fn tree(pool: &SqlitePool) -> Result<Option<String>, StoreError> {
-    sqlx::query_scalar("SELECT category_tree FROM directory_state WHERE id = 1")
-        .fetch_one(pool)
-        .await
-        .map_err(map_error)
+    Ok(
+        sqlx::query_scalar("SELECT category_tree FROM directory_state WHERE id = 1")
+            .fetch_one(pool)
+            .await?,
+    )
 }
 
 /// The stored records of these trades, in the order asked (unknown ids skipped).
@@ -290,7 +277,7 @@ pub async fn records(
     pool: &SqlitePool,
     company_ids: &[u64],
 ) -> Result<Vec<TradeRecord>, StoreError> {
-    let mut conn = pool.acquire().await.map_err(map_error)?;
+    let mut conn = pool.acquire().await?;
     load_records(&mut conn, company_ids).await
 }
 
@@ -315,20 +302,19 @@ async fn load_records(
         )
         .build()
         .fetch_all(&mut *conn)
-        .await
-        .map_err(map_error)?;
+        .await?;
         for row in &trades {
             let record = rows::TradeRow {
-                company_id: row.try_get("company_id").map_err(map_error)?,
-                company_name: row.try_get("company_name").map_err(map_error)?,
-                logo_url: row.try_get("logo_url").map_err(map_error)?,
-                active: row.try_get("active").map_err(map_error)?,
-                base_postcode: row.try_get("base_postcode").map_err(map_error)?,
-                radius_miles: row.try_get("radius_miles").map_err(map_error)?,
-                districts: row.try_get("districts").map_err(map_error)?,
-                categories: row.try_get("categories").map_err(map_error)?,
-                webhook_url: row.try_get("webhook_url").map_err(map_error)?,
-                email: row.try_get("email").map_err(map_error)?,
+                company_id: row.try_get("company_id")?,
+                company_name: row.try_get("company_name")?,
+                logo_url: row.try_get("logo_url")?,
+                active: row.try_get("active")?,
+                base_postcode: row.try_get("base_postcode")?,
+                radius_miles: row.try_get("radius_miles")?,
+                districts: row.try_get("districts")?,
+                categories: row.try_get("categories")?,
+                webhook_url: row.try_get("webhook_url")?,
+                email: row.try_get("email")?,
             }
             .into_record()?;
             by_id.insert(record.company_id, record);
@@ -340,20 +326,19 @@ async fn load_records(
         .push(" ORDER BY company_id, created_at, review_id")
         .build()
         .fetch_all(&mut *conn)
-        .await
-        .map_err(map_error)?;
+        .await?;
         for row in &reviews {
-            let company_id: i64 = row.try_get("company_id").map_err(map_error)?;
+            let company_id: i64 = row.try_get("company_id")?;
             let review = rows::ReviewRow {
-                review_id: row.try_get("review_id").map_err(map_error)?,
-                title: row.try_get("title").map_err(map_error)?,
-                body: row.try_get("body").map_err(map_error)?,
-                score: row.try_get("score").map_err(map_error)?,
-                breakdowns: row.try_get("breakdowns").map_err(map_error)?,
-                location: row.try_get("location").map_err(map_error)?,
-                verified: row.try_get("verified").map_err(map_error)?,
-                created_at: row.try_get("created_at").map_err(map_error)?,
-                trade_response: row.try_get("trade_response").map_err(map_error)?,
+                review_id: row.try_get("review_id")?,
+                title: row.try_get("title")?,
+                body: row.try_get("body")?,
+                score: row.try_get("score")?,
+                breakdowns: row.try_get("breakdowns")?,
+                location: row.try_get("location")?,
+                verified: row.try_get("verified")?,
+                created_at: row.try_get("created_at")?,
+                trade_response: row.try_get("trade_response")?,
             }
             .into_record()?;
             if let Some(record) = by_id.get_mut(&(company_id as u64)) {
@@ -367,24 +352,23 @@ async fn load_records(
         .push(" ORDER BY company_id, position")
         .build()
         .fetch_all(&mut *conn)
-        .await
-        .map_err(map_error)?;
+        .await?;
         for row in &images {
-            let company_id: i64 = row.try_get("company_id").map_err(map_error)?;
+            let company_id: i64 = row.try_get("company_id")?;
             let image = rows::ImageRow {
-                image_id: row.try_get("image_id").map_err(map_error)?,
-                album_id: row.try_get("album_id").map_err(map_error)?,
-                kind: row.try_get("kind").map_err(map_error)?,
-                url: row.try_get("url").map_err(map_error)?,
-                thumbnail_url: row.try_get("thumbnail_url").map_err(map_error)?,
-                url_template: row.try_get("url_template").map_err(map_error)?,
-                description: row.try_get("description").map_err(map_error)?,
-                label: row.try_get("label").map_err(map_error)?,
-                title: row.try_get("title").map_err(map_error)?,
-                taken_on: row.try_get("taken_on").map_err(map_error)?,
-                youtube_id: row.try_get("youtube_id").map_err(map_error)?,
-                width: row.try_get("width").map_err(map_error)?,
-                height: row.try_get("height").map_err(map_error)?,
+                image_id: row.try_get("image_id")?,
+                album_id: row.try_get("album_id")?,
+                kind: row.try_get("kind")?,
+                url: row.try_get("url")?,
+                thumbnail_url: row.try_get("thumbnail_url")?,
+                url_template: row.try_get("url_template")?,
+                description: row.try_get("description")?,
+                label: row.try_get("label")?,
+                title: row.try_get("title")?,
+                taken_on: row.try_get("taken_on")?,
+                youtube_id: row.try_get("youtube_id")?,
+                width: row.try_get("width")?,
+                height: row.try_get("height")?,
             }
             .into_record()?;
             if let Some(record) = by_id.get_mut(&(company_id as u64)) {
@@ -402,21 +386,16 @@ async fn load_records(
 /// binary's ([`rows::CARD_FORMAT`]), from the stored rows, in one write
 /// transaction; nothing when the cards are current.
 pub async fn rebuild_stale_cards(pool: &SqlitePool) -> Result<u64, StoreError> {
-    let mut tx = pool
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(map_error)?;
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     let format: i64 = sqlx::query_scalar("SELECT card_format FROM directory_state WHERE id = 1")
         .fetch_one(&mut *tx)
-        .await
-        .map_err(map_error)?;
+        .await?;
     if format >= rows::CARD_FORMAT {
         return Ok(0);
     }
     let ids: Vec<i64> = sqlx::query_scalar("SELECT company_id FROM trades ORDER BY company_id")
         .fetch_all(&mut *tx)
-        .await
-        .map_err(map_error)?;
+        .await?;
     let ids: Vec<u64> = ids.into_iter().map(|id| id as u64).collect();
     for chunk in ids.chunks(CHUNK) {
         for record in load_records(&mut tx, chunk).await? {
@@ -424,15 +403,13 @@ pub async fn rebuild_stale_cards(pool: &SqlitePool) -> Result<u64, StoreError> {
                 .bind(rows::card_json(&record))
                 .bind(record.company_id as i64)
                 .execute(&mut *tx)
-                .await
-                .map_err(map_error)?;
+                .await?;
         }
     }
     sqlx::query("UPDATE directory_state SET card_format = ? WHERE id = 1")
         .bind(rows::CARD_FORMAT)
         .execute(&mut *tx)
-        .await
-        .map_err(map_error)?;
-    tx.commit().await.map_err(map_error)?;
+        .await?;
+    tx.commit().await?;
     Ok(ids.len() as u64)
 }

@@ -1,7 +1,6 @@
 //! SQL of a consumer's earlier jobs, for spam screening (issue 6), and of the
 //! one question a new job asks before it is screened.
 
-use crate::errors::map_error;
 use crate::jobs::{decode_idempotency, millis};
 use intake_core::spam::history::{ContactHistory, HistoryQuery};
 use intake_core::store::{EarlierOrHistory, StoreError};
@@ -29,10 +28,7 @@ pub async fn contact_history(
     pool: &SqlitePool,
     query: &HistoryQuery,
 ) -> Result<ContactHistory, StoreError> {
-    let row = bind(sqlx::query(HISTORY), query)
-        .fetch_one(pool)
-        .await
-        .map_err(map_error)?;
+    let row = bind(sqlx::query(HISTORY), query).fetch_one(pool).await?;
     decode_history(&row)
 }
 
@@ -62,9 +58,8 @@ pub async fn earlier_answer_or_history(
         .bind(scopes)
         .bind(millis(now))
         .fetch_one(pool)
-        .await
-        .map_err(map_error)?;
-    let scope: Option<String> = row.try_get("scope").map_err(map_error)?;
+        .await?;
+    let scope: Option<String> = row.try_get("scope")?;
     if scope.is_none() {
         return decode_history(&row).map(EarlierOrHistory::History);
     }
@@ -86,7 +81,7 @@ fn bind<'q>(
 
 fn decode_history(row: &SqliteRow) -> Result<ContactHistory, StoreError> {
     let count = |name: &str| -> Result<u32, StoreError> {
-        let value: i64 = row.try_get(name).map_err(map_error)?;
+        let value: i64 = row.try_get(name)?;
         u32::try_from(value).map_err(|_| StoreError::Other("a bad history count".into()))
     };
     Ok(ContactHistory {

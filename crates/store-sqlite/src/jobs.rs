@@ -1,6 +1,5 @@
 //! SQL of jobs, recipients and idempotency records.
 
-use crate::errors::map_error;
 use intake_api::PreferredStartId;
 use intake_core::email::Email;
 use intake_core::jobs::{
@@ -79,12 +78,7 @@ pub async fn insert_jobs(conn: &mut SqliteConnection, jobs: &[&NewJob]) -> Resul
                 )
                 .push_bind(intake_core::spam::fingerprint(&v.description));
         });
-        query
-            .build()
-            .persistent(lone)
-            .execute(&mut *conn)
-            .await
-            .map_err(map_error)?;
+        query.build().persistent(lone).execute(&mut *conn).await?;
     }
     let recipients: Vec<_> = jobs
         .iter()
@@ -106,12 +100,7 @@ pub async fn insert_jobs(conn: &mut SqliteConnection, jobs: &[&NewJob]) -> Resul
                 .push_bind(state)
                 .push_bind(millis(job.received_at));
         });
-        query
-            .build()
-            .persistent(lone)
-            .execute(&mut *conn)
-            .await
-            .map_err(map_error)?;
+        query.build().persistent(lone).execute(&mut *conn).await?;
     }
     let images: Vec<_> = jobs
         .iter()
@@ -137,23 +126,18 @@ pub async fn insert_jobs(conn: &mut SqliteConnection, jobs: &[&NewJob]) -> Resul
                 .push_bind(image.height)
                 .push_bind(image.bytes as i64);
         });
-        query
-            .build()
-            .persistent(lone)
-            .execute(&mut *conn)
-            .await
-            .map_err(map_error)?;
+        query.build().persistent(lone).execute(&mut *conn).await?;
     }
     crate::deliveries::insert_for(conn, jobs).await
 }
 
 pub(crate) fn decode_idempotency(row: &SqliteRow) -> Result<IdempotencyRecord, StoreError> {
-    let expires: i64 = row.try_get("expires_ms").map_err(map_error)?;
+    let expires: i64 = row.try_get("expires_ms")?;
     Ok(IdempotencyRecord {
-        scope: row.try_get("scope").map_err(map_error)?,
-        request_hash: row.try_get("request_hash").map_err(map_error)?,
-        status: row.try_get("status").map_err(map_error)?,
-        body: row.try_get("body").map_err(map_error)?,
+        scope: row.try_get("scope")?,
+        request_hash: row.try_get("request_hash")?,
+        status: row.try_get("status")?,
+        body: row.try_get("body")?,
         expires_at: OffsetDateTime::from_unix_timestamp_nanos(i128::from(expires) * 1_000_000)
             .map_err(|_| other("expiry"))?,
     })
@@ -168,8 +152,7 @@ pub async fn idempotency(
         .bind(scope)
         .bind(millis(now))
         .fetch_optional(pool)
-        .await
-        .map_err(map_error)?;
+        .await?;
     row.map(|row| decode_idempotency(&row)).transpose()
 }
 
@@ -177,8 +160,7 @@ pub async fn purge_idempotency(pool: &SqlitePool, now: OffsetDateTime) -> Result
     let done = sqlx::query("DELETE FROM idempotency WHERE expires_ms <= ?")
         .bind(millis(now))
         .execute(pool)
-        .await
-        .map_err(map_error)?;
+        .await?;
     Ok(done.rows_affected())
 }
 
@@ -186,8 +168,7 @@ pub async fn job(pool: &SqlitePool, id: &str) -> Result<Option<StoredJob>, Store
     let Some(row) = sqlx::query("SELECT * FROM jobs WHERE id = ?")
         .bind(id)
         .fetch_optional(pool)
-        .await
-        .map_err(map_error)?
+        .await?
     else {
         return Ok(None);
     };
@@ -195,15 +176,14 @@ pub async fn job(pool: &SqlitePool, id: &str) -> Result<Option<StoredJob>, Store
     let recipients = sqlx::query("SELECT company_id, name, rank, delivery_state FROM job_recipients WHERE job_id = ? ORDER BY rank")
         .bind(id)
         .fetch_all(pool)
-        .await
-        .map_err(map_error)?
+        .await?
         .iter()
         .map(|row| {
             Ok(StoredRecipient {
-                company_id: row.try_get::<i64, _>("company_id").map_err(map_error)? as u64,
-                name: row.try_get("name").map_err(map_error)?,
-                rank: row.try_get("rank").map_err(map_error)?,
-                delivery_state: row.try_get("delivery_state").map_err(map_error)?,
+                company_id: row.try_get::<i64, _>("company_id")? as u64,
+                name: row.try_get("name")?,
+                rank: row.try_get("rank")?,
+                delivery_state: row.try_get("delivery_state")?,
             })
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
@@ -229,18 +209,17 @@ pub async fn job(pool: &SqlitePool, id: &str) -> Result<Option<StoredJob>, Store
     )
     .bind(id)
     .fetch_all(pool)
-    .await
-    .map_err(map_error)?
+    .await?
     .iter()
     .map(|row| {
         Ok(JobImage {
-            id: row.try_get("image_id").map_err(map_error)?,
-            object_key: row.try_get("object_key").map_err(map_error)?,
-            file_name: row.try_get("file_name").map_err(map_error)?,
-            content_type: row.try_get("content_type").map_err(map_error)?,
-            width: row.try_get("width").map_err(map_error)?,
-            height: row.try_get("height").map_err(map_error)?,
-            bytes: row.try_get::<i64, _>("bytes").map_err(map_error)? as u64,
+            id: row.try_get("image_id")?,
+            object_key: row.try_get("object_key")?,
+            file_name: row.try_get("file_name")?,
+            content_type: row.try_get("content_type")?,
+            width: row.try_get("width")?,
+            height: row.try_get("height")?,
+            bytes: row.try_get::<i64, _>("bytes")? as u64,
         })
     })
     .collect::<Result<Vec<_>, StoreError>>()?;
@@ -256,8 +235,11 @@ pub async fn job(pool: &SqlitePool, id: &str) -> Result<Option<StoredJob>, Store
 }
 
 fn decode_job(row: &SqliteRow) -> Result<NewJob, StoreError> {
-    let get = |name: &str| row.try_get::<String, _>(name).map_err(map_error);
-    let opt = |name: &str| row.try_get::<Option<String>, _>(name).map_err(map_error);
+    let get = |name: &str| row.try_get::<String, _>(name).map_err(StoreError::from);
+    let opt = |name: &str| {
+        row.try_get::<Option<String>, _>(name)
+            .map_err(StoreError::from)
+    };
     let postcode = |text: String| Postcode::parse(&text).map_err(|_| other("postcode"));
     let address = match (
         opt("address_line1")?,
@@ -298,7 +280,7 @@ fn decode_job(row: &SqliteRow) -> Result<NewJob, StoreError> {
         received_at: OffsetDateTime::parse(&get("received_at")?, &Rfc3339)
             .map_err(|_| other("time"))?,
         job: ValidatedJob {
-            category_id: row.try_get("category_id").map_err(map_error)?,
+            category_id: row.try_get("category_id")?,
             description: get("description")?,
             email: Email::parse(&get("email")?).map_err(|_| other("e-mail"))?,
             phone: Phone::parse(&get("phone")?).ok_or_else(|| other("phone"))?,
@@ -331,12 +313,12 @@ pub async fn recent_leads(
         ids.push_bind(*id as i64);
     }
     query.push(") GROUP BY company_id");
-    let rows = query.build().fetch_all(pool).await.map_err(map_error)?;
+    let rows = query.build().fetch_all(pool).await?;
     rows.iter()
         .map(|row| {
             Ok((
-                row.try_get::<i64, _>(0).map_err(map_error)? as u64,
-                row.try_get::<i64, _>(1).map_err(map_error)? as u32,
+                row.try_get::<i64, _>(0)? as u64,
+                row.try_get::<i64, _>(1)? as u32,
             ))
         })
         .collect()
@@ -348,12 +330,11 @@ pub async fn counts(pool: &SqlitePool) -> Result<StoreCounts, StoreError> {
          (SELECT COUNT(*) FROM deliveries)",
     )
     .fetch_one(pool)
-    .await
-    .map_err(map_error)?;
+    .await?;
     let count = |index: usize| {
         row.try_get::<i64, _>(index)
             .map(|n| n as u64)
-            .map_err(map_error)
+            .map_err(StoreError::from)
     };
     Ok(StoreCounts {
         jobs: count(0)?,

@@ -1,6 +1,5 @@
 //! SQL of the `api_keys` table.
 
-use crate::errors::map_error;
 use intake_core::keys::{ApiKey, KeyPolicy};
 use intake_core::secrets::SealedSecret;
 use intake_core::store::StoreError;
@@ -22,8 +21,7 @@ pub async fn insert(pool: &SqlitePool, key: &ApiKey) -> Result<(), StoreError> {
     .bind(key.created_at)
     .bind(key.revoked_at)
     .execute(pool)
-    .await
-    .map_err(map_error)?;
+    .await?;
     Ok(())
 }
 
@@ -31,8 +29,7 @@ pub async fn find(pool: &SqlitePool, key_id: &str) -> Result<Option<ApiKey>, Sto
     let row = sqlx::query(&format!("SELECT {COLUMNS} FROM api_keys WHERE key_id = ?"))
         .bind(key_id)
         .fetch_optional(pool)
-        .await
-        .map_err(map_error)?;
+        .await?;
     row.map(|row| decode(&row)).transpose()
 }
 
@@ -41,8 +38,7 @@ pub async fn list(pool: &SqlitePool) -> Result<Vec<ApiKey>, StoreError> {
         "SELECT {COLUMNS} FROM api_keys ORDER BY created_at, key_id"
     ))
     .fetch_all(pool)
-    .await
-    .map_err(map_error)?;
+    .await?;
     rows.iter().map(decode).collect()
 }
 
@@ -57,28 +53,27 @@ pub async fn revoke(
     .bind(at)
     .bind(key_id)
     .fetch_optional(pool)
-    .await
-    .map_err(map_error)?;
+    .await?;
     row.map(|row| decode(&row))
         .transpose()?
         .ok_or(StoreError::NotFound)
 }
 
 fn decode(row: &sqlx::sqlite::SqliteRow) -> Result<ApiKey, StoreError> {
-    let environment: String = row.try_get("environment").map_err(map_error)?;
-    let required: String = row.try_get("required_headers").map_err(map_error)?;
+    let environment: String = row.try_get("environment")?;
+    let required: String = row.try_get("required_headers")?;
     Ok(ApiKey {
-        key_id: row.try_get("key_id").map_err(map_error)?,
-        name: row.try_get("name").map_err(map_error)?,
+        key_id: row.try_get("key_id")?,
+        name: row.try_get("name")?,
         environment: environment
             .parse()
             .map_err(|error| StoreError::Other(format!("{error}")))?,
         secret: SealedSecret {
-            nonce: row.try_get("secret_nonce").map_err(map_error)?,
-            ciphertext: row.try_get("secret_ciphertext").map_err(map_error)?,
+            nonce: row.try_get("secret_nonce")?,
+            ciphertext: row.try_get("secret_ciphertext")?,
         },
         policy: KeyPolicy::parse(&required),
-        created_at: row.try_get("created_at").map_err(map_error)?,
-        revoked_at: row.try_get("revoked_at").map_err(map_error)?,
+        created_at: row.try_get("created_at")?,
+        revoked_at: row.try_get("revoked_at")?,
     })
 }

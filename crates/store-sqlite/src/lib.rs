@@ -4,7 +4,6 @@
 mod batch;
 mod deliveries;
 mod directory;
-mod errors;
 mod history;
 mod jobs;
 mod keys;
@@ -27,8 +26,6 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 use time::OffsetDateTime;
-
-pub use errors::map_error;
 
 /// A [`Store`] on one SQLite database file.
 #[derive(Debug, Clone)]
@@ -61,8 +58,8 @@ impl SqliteStore {
             // timeout does not wait for, so pool connections opening at once
             // on a fresh file could fail with `database is locked`. WAL is kept
             // in the file: set it once, alone, before the pool opens.
-            let bootstrap = options.connect().await.map_err(map_error)?;
-            bootstrap.close().await.map_err(map_error)?;
+            let bootstrap = options.connect().await?;
+            bootstrap.close().await?;
         }
         let pool = SqlitePoolOptions::new()
             // An in-memory database exists once per connection: keep one.
@@ -72,8 +69,7 @@ impl SqliteStore {
             .idle_timeout(None)
             .max_lifetime(None)
             .connect_with(options.clone())
-            .await
-            .map_err(map_error)?;
+            .await?;
         sqlx::migrate!("./migrations")
             .run(&pool)
             .await
@@ -113,10 +109,7 @@ impl SqliteStore {
 #[async_trait]
 impl Store for SqliteStore {
     async fn ping(&self) -> Result<(), StoreError> {
-        sqlx::query("SELECT 1")
-            .execute(&self.pool)
-            .await
-            .map_err(map_error)?;
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
     }
 

@@ -1,6 +1,5 @@
 //! SQL of the spam quarantine.
 
-use crate::errors::map_error;
 use crate::jobs::insert_jobs;
 use intake_core::jobs::{CreationSource, NewJob, Quarantined};
 use intake_core::store::StoreError;
@@ -32,8 +31,7 @@ pub async fn insert(pool: &SqlitePool, entry: &Quarantined) -> Result<(), StoreE
     .bind(&entry.reasons)
     .bind(&entry.released_job_id)
     .execute(pool)
-    .await
-    .map_err(map_error)?;
+    .await?;
     Ok(())
 }
 
@@ -50,22 +48,17 @@ pub async fn list(
         "SELECT {COLUMNS} FROM quarantine {filter} ORDER BY received_at, id"
     ))
     .fetch_all(pool)
-    .await
-    .map_err(map_error)?;
+    .await?;
     rows.iter().map(decode).collect()
 }
 
 pub async fn release(pool: &SqlitePool, id: &str, job: &NewJob) -> Result<(), StoreError> {
-    let mut tx = pool
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(map_error)?;
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     let released: Option<Option<String>> =
         sqlx::query_scalar("SELECT released_job_id FROM quarantine WHERE id = ?")
             .bind(id)
             .fetch_optional(&mut *tx)
-            .await
-            .map_err(map_error)?;
+            .await?;
     match released {
         None => return Err(StoreError::NotFound),
         Some(Some(job_id)) => {
@@ -80,13 +73,12 @@ pub async fn release(pool: &SqlitePool, id: &str, job: &NewJob) -> Result<(), St
         .bind(&job.id)
         .bind(id)
         .execute(&mut *tx)
-        .await
-        .map_err(map_error)?;
-    tx.commit().await.map_err(map_error)
+        .await?;
+    Ok(tx.commit().await?)
 }
 
 fn decode(row: &sqlx::sqlite::SqliteRow) -> Result<Quarantined, StoreError> {
-    let text = |name: &str| row.try_get::<String, _>(name).map_err(map_error);
+    let text = |name: &str| row.try_get::<String, _>(name).map_err(StoreError::from);
     let bad = |what: &str| StoreError::Other(format!("a quarantine entry has a bad {what}"));
     Ok(Quarantined {
         id: text("id")?,
@@ -101,8 +93,8 @@ fn decode(row: &sqlx::sqlite::SqliteRow) -> Result<Quarantined, StoreError> {
         received_at: OffsetDateTime::parse(&text("received_at")?, &Rfc3339)
             .map_err(|_| bad("time"))?,
         submission: text("submission")?,
-        score: row.try_get("score").map_err(map_error)?,
+        score: row.try_get("score")?,
         reasons: text("reasons")?,
-        released_job_id: row.try_get("released_job_id").map_err(map_error)?,
+        released_job_id: row.try_get("released_job_id")?,
     })
 }

@@ -5,7 +5,6 @@
 //! declines, the jobs are written one by one, each in its own savepoint.
 
 use crate::batch::{self, Declined};
-use crate::errors::map_error;
 use async_trait::async_trait;
 use intake_core::group_commit::{BatchWrite, Outcomes};
 use intake_core::jobs::{CreateOutcome, NewJob};
@@ -49,13 +48,13 @@ impl SqliteBatchWriter {
 impl BatchWrite for SqliteBatchWriter {
     async fn write_batch(&self, jobs: &[&NewJob]) -> Result<Outcomes, StoreError> {
         let Some(options) = &self.options else {
-            let mut conn = self.pool.acquire().await.map_err(map_error)?;
+            let mut conn = self.pool.acquire().await?;
             return write_in_transaction(&mut conn, jobs).await;
         };
         let mut own = self.own.lock().await;
         let conn = match &mut *own {
             Some(conn) => conn,
-            empty => empty.insert(options.connect().await.map_err(map_error)?),
+            empty => empty.insert(options.connect().await?),
         };
         let written = write_in_transaction(conn, jobs).await;
         if matches!(written, Err(StoreError::Unavailable(_))) {
@@ -73,10 +72,7 @@ async fn write_in_transaction(
     conn: &mut SqliteConnection,
     jobs: &[&NewJob],
 ) -> Result<Outcomes, StoreError> {
-    let mut tx = conn
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(map_error)?;
+    let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
     let outcomes = match batch::write(&mut tx, jobs).await {
         Ok(outcomes) => outcomes.into_iter().map(Ok).collect(),
         // The database itself is in trouble (busy past the timeout, an
@@ -86,15 +82,12 @@ async fn write_in_transaction(
             if let Declined::Failed(error) = &declined {
                 tracing::warn!(%error, jobs = jobs.len(), "a batch of jobs is written one by one after a failed statement");
             }
-            tx.rollback().await.map_err(map_error)?;
-            tx = conn
-                .begin_with("BEGIN IMMEDIATE")
-                .await
-                .map_err(map_error)?;
+            tx.rollback().await?;
+            tx = conn.begin_with("BEGIN IMMEDIATE").await?;
             write_each(&mut tx, jobs).await?
         }
     };
-    tx.commit().await.map_err(map_error)?;
+    tx.commit().await?;
     Ok(outcomes)
 }
 
@@ -119,7 +112,7 @@ async fn write_one(
     conn: &mut SqliteConnection,
     job: &NewJob,
 ) -> Result<Result<CreateOutcome, StoreError>, StoreError> {
-    conn.execute("SAVEPOINT job").await.map_err(map_error)?;
+    conn.execute("SAVEPOINT job").await?;
     // One job alone never shares a scope with another of its batch, so the
     // fast path takes it: `Slow` cannot come back here.
     let outcome = match batch::write(conn, &[job]).await {
@@ -132,12 +125,8 @@ async fn write_one(
         )),
     };
     if !matches!(outcome, Ok(CreateOutcome::Created)) {
-        conn.execute("ROLLBACK TO SAVEPOINT job")
-            .await
-            .map_err(map_error)?;
+        conn.execute("ROLLBACK TO SAVEPOINT job").await?;
     }
-    conn.execute("RELEASE SAVEPOINT job")
-        .await
-        .map_err(map_error)?;
+    conn.execute("RELEASE SAVEPOINT job").await?;
     Ok(outcome)
 }
