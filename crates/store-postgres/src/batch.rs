@@ -9,8 +9,8 @@
 use crate::jobs::insert_jobs;
 use intake_core::group_commit::scope_owners;
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
-use sqlx::postgres::PgRow;
-use sqlx::{PgConnection, Row};
+use intake_store_sql::rows::jobs::IdempotencyRow;
+use sqlx::PgConnection;
 use std::collections::{HashMap, HashSet};
 use time::OffsetDateTime;
 
@@ -118,22 +118,23 @@ async fn find(
     conn: &mut PgConnection,
     scopes: &[&str],
 ) -> Result<HashMap<String, IdempotencyRecord>, sqlx::Error> {
-    let rows = sqlx::query(
+    let rows: Vec<IdempotencyRow<OffsetDateTime>> = sqlx::query_as(
         "SELECT scope, request_hash, status, body, expires_at FROM idempotency WHERE scope = ANY($1)",
     )
     .bind(scopes)
     .fetch_all(&mut *conn)
     .await?;
-    rows.iter()
-        .map(|row: &PgRow| {
+    Ok(rows
+        .into_iter()
+        .map(|row| {
             let record = IdempotencyRecord {
-                scope: row.try_get("scope")?,
-                request_hash: row.try_get("request_hash")?,
-                status: row.try_get::<i32, _>("status")? as u16,
-                body: row.try_get("body")?,
-                expires_at: row.try_get("expires_at")?,
+                status: row.status as u16,
+                scope: row.scope,
+                request_hash: row.request_hash,
+                body: row.body,
+                expires_at: row.expires_at,
             };
-            Ok((record.scope.clone(), record))
+            (record.scope.clone(), record)
         })
-        .collect()
+        .collect())
 }

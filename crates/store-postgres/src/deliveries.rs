@@ -1,10 +1,10 @@
 //! SQL of the delivery outbox. Dispatchers in any number of processes claim
 //! rows with `FOR UPDATE SKIP LOCKED`, so no row goes to two claimers at once.
 
-use intake_core::delivery::{Channel, Delivery, DeliveryFilter, DeliveryState, Outcome};
+use intake_core::delivery::{Delivery, DeliveryFilter, Outcome};
 use intake_core::store::StoreError;
-use sqlx::postgres::PgRow;
-use sqlx::{PgPool, Postgres, QueryBuilder, Row};
+use intake_store_sql::rows::deliveries::DeliveryRow;
+use sqlx::{PgPool, Postgres, QueryBuilder};
 use std::time::Duration;
 use time::OffsetDateTime;
 
@@ -41,13 +41,16 @@ pub async fn claim(
     lease: Duration,
     limit: u32,
 ) -> Result<Vec<Delivery>, StoreError> {
-    let rows = sqlx::query(&format!("{CLAIM}{COLUMNS}"))
+    let rows: Vec<DeliveryRow<OffsetDateTime>> = sqlx::query_as(&format!("{CLAIM}{COLUMNS}"))
         .bind(now)
         .bind(now + lease)
         .bind(i64::from(limit))
         .fetch_all(pool)
         .await?;
-    let mut claimed = rows.iter().map(decode).collect::<Result<Vec<_>, _>>()?;
+    let mut claimed = rows
+        .into_iter()
+        .map(DeliveryRow::into_delivery)
+        .collect::<Result<Vec<_>, _>>()?;
     claimed.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
     Ok(claimed)
 }
@@ -156,8 +159,8 @@ fn push_filter(query: &mut QueryBuilder<'_, Postgres>, filter: &DeliveryFilter, 
 pub async fn list(pool: &PgPool, filter: &DeliveryFilter) -> Result<Vec<Delivery>, StoreError> {
     let mut query = QueryBuilder::new(format!("SELECT {COLUMNS} FROM deliveries"));
     push_filter(&mut query, filter, "");
-    let rows = query.build().fetch_all(pool).await?;
-    rows.iter().map(decode).collect()
+    let rows: Vec<DeliveryRow<OffsetDateTime>> = query.build_query_as().fetch_all(pool).await?;
+    rows.into_iter().map(DeliveryRow::into_delivery).collect()
 }
 
 pub async fn retry(
@@ -182,24 +185,4 @@ pub async fn retry(
         );
     let count: i64 = query.build_query_scalar().fetch_one(pool).await?;
     Ok(count as u64)
-}
-
-fn decode(row: &PgRow) -> Result<Delivery, StoreError> {
-    let bad = |what: &str| StoreError::Other(format!("a delivery has a bad {what}"));
-    let channel: String = row.try_get("channel")?;
-    let state: String = row.try_get("state")?;
-    Ok(Delivery {
-        id: row.try_get("id")?,
-        job_id: row.try_get("job_id")?,
-        company_id: row.try_get::<i64, _>("company_id")? as u64,
-        channel: Channel::parse(&channel).ok_or_else(|| bad("channel"))?,
-        target: row.try_get("target")?,
-        state: DeliveryState::parse(&state).ok_or_else(|| bad("state"))?,
-        attempts: row.try_get::<i32, _>("attempts")? as u32,
-        next_attempt_at: row.try_get("next_attempt_at")?,
-        created_at: row.try_get("created_at")?,
-        window_from: row.try_get("window_from")?,
-        last_error: row.try_get("last_error")?,
-        delivered_at: row.try_get("delivered_at")?,
-    })
 }

@@ -2,10 +2,9 @@
 
 use intake_core::directory::record::DEFAULT_ALBUM;
 use intake_core::directory::{rows, IndexedTrade, TradeRecord, ValidTrade};
-use intake_core::geography::Point;
 use intake_core::store::{ImportSummary, StoreError};
-use sqlx::postgres::PgRow;
-use sqlx::{PgPool, Postgres, QueryBuilder, Row, Transaction};
+use intake_store_sql::rows::directory::{ImageRow, IndexRow, ReviewRow, TradeRow};
+use sqlx::{PgPool, Postgres, QueryBuilder, Transaction};
 use std::collections::HashSet;
 use time::OffsetDateTime;
 
@@ -174,42 +173,17 @@ async fn insert_images(
 pub async fn index(pool: &PgPool) -> Result<Vec<IndexedTrade>, StoreError> {
     use futures::TryStreamExt;
     // Streamed row by row: a 100,000-trade directory never sits in memory twice.
-    let mut rows = sqlx::query(
+    let mut rows = sqlx::query_as::<_, IndexRow>(
         "SELECT company_id, company_name, active, base_easting, base_northing, radius_miles, districts, categories, review_score \
          FROM trades ORDER BY company_id",
     )
     .fetch(pool);
     let mut trades = Vec::new();
     while let Some(row) = rows.try_next().await? {
-        trades.push(decode_indexed(&row)?);
+        trades.push(row.into_indexed()?);
     }
     trades.shrink_to_fit();
     Ok(trades)
-}
-
-fn decode_indexed(row: &PgRow) -> Result<IndexedTrade, StoreError> {
-    let easting: Option<f64> = row.try_get("base_easting")?;
-    let northing: Option<f64> = row.try_get("base_northing")?;
-    let districts: String = row.try_get("districts")?;
-    let categories: String = row.try_get("categories")?;
-    Ok(IndexedTrade {
-        company_id: row.try_get::<i64, _>("company_id")? as u64,
-        company_name: row.try_get("company_name")?,
-        active: row.try_get("active")?,
-        base: easting
-            .zip(northing)
-            .map(|(easting, northing)| Point { easting, northing }),
-        radius_miles: row.try_get("radius_miles")?,
-        districts: districts.split_whitespace().map(str::to_owned).collect(),
-        categories: categories
-            .split_whitespace()
-            .map(|id| {
-                id.parse()
-                    .map_err(|_| StoreError::Other(format!("bad category id `{id}` in trades")))
-            })
-            .collect::<Result<_, _>>()?,
-        review_score: row.try_get("review_score")?,
-    })
 }
 
 pub async fn cards(pool: &PgPool, company_ids: &[u64]) -> Result<Vec<String>, StoreError> {
@@ -217,15 +191,15 @@ pub async fn cards(pool: &PgPool, company_ids: &[u64]) -> Result<Vec<String>, St
         return Ok(Vec::new());
     }
     let ids: Vec<i64> = company_ids.iter().map(|id| *id as i64).collect();
-    let rows = sqlx::query("SELECT company_id, card_json FROM trades WHERE company_id = ANY($1)")
-        .bind(ids)
-        .fetch_all(pool)
-        .await?;
-    let mut by_id = std::collections::HashMap::with_capacity(rows.len());
-    for row in rows {
-        let id: i64 = row.try_get(0)?;
-        by_id.insert(id as u64, row.try_get::<String, _>(1)?);
-    }
+    let rows: Vec<(i64, String)> =
+        sqlx::query_as("SELECT company_id, card_json FROM trades WHERE company_id = ANY($1)")
+            .bind(ids)
+            .fetch_all(pool)
+            .await?;
+    let mut by_id: std::collections::HashMap<u64, String> = rows
+        .into_iter()
+        .map(|(id, card)| (id as u64, card))
+        .collect();
     Ok(company_ids
         .iter()
         .filter_map(|id| by_id.remove(id))
@@ -270,83 +244,39 @@ async fn load_records(
 ) -> Result<Vec<TradeRecord>, StoreError> {
     let ids: Vec<i64> = company_ids.iter().map(|id| *id as i64).collect();
     let mut by_id = std::collections::HashMap::new();
-    let trades = sqlx::query(
+    let trades: Vec<TradeRow> = sqlx::query_as(
         "SELECT company_id, company_name, logo_url, active, base_postcode, radius_miles, districts, categories, \
          webhook_url, email FROM trades WHERE company_id = ANY($1)",
     )
     .bind(&ids)
     .fetch_all(&mut *conn)
     .await?;
-    for row in &trades {
-        let record = rows::TradeRow {
-            company_id: row.try_get("company_id")?,
-            company_name: row.try_get("company_name")?,
-            logo_url: row.try_get("logo_url")?,
-            active: row.try_get("active")?,
-            base_postcode: row.try_get("base_postcode")?,
-            radius_miles: row.try_get("radius_miles")?,
-            districts: row.try_get("districts")?,
-            categories: row.try_get("categories")?,
-            webhook_url: row.try_get("webhook_url")?,
-            email: row.try_get("email")?,
-        }
-        .into_record()?;
+    for row in trades {
+        let record = row.into_record()?;
         by_id.insert(record.company_id, record);
     }
-    let reviews = sqlx::query(
+    let reviews: Vec<ReviewRow> = sqlx::query_as(
         "SELECT company_id, review_id, title, body, score, breakdowns, location, verified, created_at, trade_response \
          FROM trade_reviews WHERE company_id = ANY($1) ORDER BY company_id, created_at, review_id",
     )
     .bind(&ids)
     .fetch_all(&mut *conn)
     .await?;
-    for row in &reviews {
-        let company_id: i64 = row.try_get("company_id")?;
-        let review = rows::ReviewRow {
-            review_id: row.try_get("review_id")?,
-            title: row.try_get("title")?,
-            body: row.try_get("body")?,
-            score: row.try_get("score")?,
-            breakdowns: row.try_get("breakdowns")?,
-            location: row.try_get("location")?,
-            verified: row.try_get("verified")?,
-            created_at: row.try_get("created_at")?,
-            trade_response: row.try_get("trade_response")?,
-        }
-        .into_record()?;
-        if let Some(record) = by_id.get_mut(&(company_id as u64)) {
-            record.reviews.push(review);
+    for row in reviews {
+        if let Some(record) = by_id.get_mut(&(row.company_id as u64)) {
+            record.reviews.push(row.into_record()?);
         }
     }
-    let images = sqlx::query(
+    let images: Vec<ImageRow> = sqlx::query_as(
         "SELECT company_id, image_id, album_id, kind, url, thumbnail_url, url_template, description, label, title, \
          taken_on, youtube_id, width, height FROM trade_images WHERE company_id = ANY($1) ORDER BY company_id, position",
     )
     .bind(&ids)
     .fetch_all(&mut *conn)
     .await?;
-    for row in &images {
-        let company_id: i64 = row.try_get("company_id")?;
-        let width: Option<i32> = row.try_get("width")?;
-        let height: Option<i32> = row.try_get("height")?;
-        let image = rows::ImageRow {
-            image_id: row.try_get("image_id")?,
-            album_id: row.try_get("album_id")?,
-            kind: row.try_get("kind")?,
-            url: row.try_get("url")?,
-            thumbnail_url: row.try_get("thumbnail_url")?,
-            url_template: row.try_get("url_template")?,
-            description: row.try_get("description")?,
-            label: row.try_get("label")?,
-            title: row.try_get("title")?,
-            taken_on: row.try_get("taken_on")?,
-            youtube_id: row.try_get("youtube_id")?,
-            width: width.map(i64::from),
-            height: height.map(i64::from),
-        }
-        .into_record()?;
-        if let Some(record) = by_id.get_mut(&(company_id as u64)) {
-            record.images.push(image);
+    for row in images {
+        if let Some(record) = by_id.get_mut(&(row.company_id as u64)) {
+            record.images.push(row.into_record()?);
         }
     }
     Ok(company_ids

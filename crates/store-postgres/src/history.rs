@@ -1,11 +1,12 @@
 //! SQL of a consumer's earlier jobs, for spam screening (issue 6), and of the
 //! one question a new job asks before it is screened.
 
-use intake_core::jobs::IdempotencyRecord;
 use intake_core::spam::history::{ContactHistory, HistoryQuery};
 use intake_core::store::{EarlierOrHistory, StoreError};
-use sqlx::postgres::PgRow;
-use sqlx::{PgPool, Row};
+use intake_store_sql::rows::history::{EarlierRow, HistoryRow};
+use sqlx::postgres::PgArguments;
+use sqlx::query::QueryAs;
+use sqlx::{PgPool, Postgres};
 use time::OffsetDateTime;
 
 /// Counts the consumer's earlier jobs of the query's environment since
@@ -28,8 +29,8 @@ pub async fn contact_history(
     pool: &PgPool,
     query: &HistoryQuery,
 ) -> Result<ContactHistory, StoreError> {
-    let row = bind(sqlx::query(HISTORY), query).fetch_one(pool).await?;
-    decode_history(&row)
+    let row: HistoryRow = bind(sqlx::query_as(HISTORY), query).fetch_one(pool).await?;
+    row.into_history()
 }
 
 /// The history and the first unexpired record of `scopes` (in their order)
@@ -50,30 +51,18 @@ pub async fn earlier_answer_or_history(
               ORDER BY array_position($7, scope) LIMIT 1 \
          ) AS i ON true"
     );
-    let row = bind(sqlx::query(&sql), query)
+    let row: EarlierRow<OffsetDateTime> = bind(sqlx::query_as(&sql), query)
         .bind(scopes)
         .bind(now)
         .fetch_one(pool)
         .await?;
-    let scope: Option<String> = row.try_get("scope")?;
-    let Some(scope) = scope else {
-        return decode_history(&row).map(EarlierOrHistory::History);
-    };
-    let status: i32 = row.try_get("status")?;
-    Ok(EarlierOrHistory::Earlier(IdempotencyRecord {
-        scope,
-        request_hash: row.try_get("request_hash")?,
-        status: u16::try_from(status)
-            .map_err(|_| StoreError::Other("a stored answer has a bad status".into()))?,
-        body: row.try_get("body")?,
-        expires_at: row.try_get("expires_at")?,
-    }))
+    row.into_answer()
 }
 
-fn bind<'q>(
-    statement: sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>,
+fn bind<'q, O>(
+    statement: QueryAs<'q, Postgres, O, PgArguments>,
     query: &'q HistoryQuery,
-) -> sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments> {
+) -> QueryAs<'q, Postgres, O, PgArguments> {
     statement
         .bind(&query.email)
         .bind(&query.phone)
@@ -81,16 +70,4 @@ fn bind<'q>(
         .bind(&query.key_id)
         .bind(query.since)
         .bind(query.environment.as_str())
-}
-
-fn decode_history(row: &PgRow) -> Result<ContactHistory, StoreError> {
-    let count = |name: &str| -> Result<u32, StoreError> {
-        let value: i64 = row.try_get(name)?;
-        u32::try_from(value).map_err(|_| StoreError::Other("a bad history count".into()))
-    };
-    Ok(ContactHistory {
-        by_email: count("by_email")?,
-        by_phone: count("by_phone")?,
-        same_text_other_keys: count("same_text_other_keys")?,
-    })
 }

@@ -2,8 +2,8 @@
 
 use intake_core::jobs::IdempotencyRecord;
 use intake_core::store::StoreError;
-use sqlx::postgres::PgRow;
-use sqlx::{PgConnection, PgPool, Row};
+use intake_store_sql::rows::jobs::IdempotencyRow;
+use sqlx::{PgConnection, PgPool};
 use time::OffsetDateTime;
 
 const COLUMNS: &str = "scope, request_hash, status, body, expires_at";
@@ -48,28 +48,16 @@ pub async fn take(
         .filter(|r| !taken.contains(&r.scope))
         .map(|r| r.scope.clone())
         .collect();
-    let row = sqlx::query(&format!(
+    let row: Option<IdempotencyRow<OffsetDateTime>> = sqlx::query_as(&format!(
         "SELECT {COLUMNS} FROM idempotency WHERE scope = ANY($1) ORDER BY scope LIMIT 1"
     ))
     .bind(held)
     .fetch_optional(&mut *conn)
     .await?;
-    row.map(|row| decode(&row))
+    row.map(IdempotencyRow::<OffsetDateTime>::into_record)
         .transpose()?
         .map(Some)
         .ok_or_else(|| StoreError::Other("idempotency record vanished".into()))
-}
-
-fn decode(row: &PgRow) -> Result<IdempotencyRecord, StoreError> {
-    let status: i32 = row.try_get("status")?;
-    Ok(IdempotencyRecord {
-        scope: row.try_get("scope")?,
-        request_hash: row.try_get("request_hash")?,
-        status: u16::try_from(status)
-            .map_err(|_| StoreError::Other("a stored answer has a bad status".into()))?,
-        body: row.try_get("body")?,
-        expires_at: row.try_get("expires_at")?,
-    })
 }
 
 pub async fn find(
@@ -77,14 +65,14 @@ pub async fn find(
     scope: &str,
     now: OffsetDateTime,
 ) -> Result<Option<IdempotencyRecord>, StoreError> {
-    let row = sqlx::query(&format!(
+    let row: Option<IdempotencyRow<OffsetDateTime>> = sqlx::query_as(&format!(
         "SELECT {COLUMNS} FROM idempotency WHERE scope = $1 AND expires_at > $2"
     ))
     .bind(scope)
     .bind(now)
     .fetch_optional(pool)
     .await?;
-    row.map(|row| decode(&row)).transpose()
+    row.map(IdempotencyRow::into_record).transpose()
 }
 
 pub async fn purge(pool: &PgPool, now: OffsetDateTime) -> Result<u64, StoreError> {

@@ -1,17 +1,14 @@
 //! SQL of the spam quarantine.
 
 use crate::jobs::insert_jobs;
-use intake_core::jobs::{CreationSource, NewJob, Quarantined};
+use intake_core::jobs::{NewJob, Quarantined};
 use intake_core::store::StoreError;
-use sqlx::postgres::PgRow;
-use sqlx::{PgPool, Row};
-
-const COLUMNS: &str =
-    "id, environment, key_id, application, creation_source, request_id, received_at, submission, score, reasons, released_job_id";
+use intake_store_sql::rows::quarantine::{QuarantineRow, QUARANTINE_COLUMNS};
+use sqlx::PgPool;
 
 pub async fn insert(pool: &PgPool, entry: &Quarantined) -> Result<(), StoreError> {
     sqlx::query(&format!(
-        "INSERT INTO quarantine ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+        "INSERT INTO quarantine ({QUARANTINE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
     ))
     .bind(&entry.id)
     .bind(entry.environment.as_str())
@@ -35,12 +32,12 @@ pub async fn list(pool: &PgPool, include_released: bool) -> Result<Vec<Quarantin
     } else {
         "WHERE released_job_id IS NULL"
     };
-    let rows = sqlx::query(&format!(
-        "SELECT {COLUMNS} FROM quarantine {filter} ORDER BY received_at, id"
+    let rows: Vec<QuarantineRow> = sqlx::query_as(&format!(
+        "SELECT {QUARANTINE_COLUMNS} FROM quarantine {filter} ORDER BY received_at, id"
     ))
     .fetch_all(pool)
     .await?;
-    rows.iter().map(decode).collect()
+    rows.into_iter().map(QuarantineRow::into_entry).collect()
 }
 
 pub async fn release(pool: &PgPool, id: &str, job: &NewJob) -> Result<(), StoreError> {
@@ -68,25 +65,4 @@ pub async fn release(pool: &PgPool, id: &str, job: &NewJob) -> Result<(), StoreE
         .execute(&mut *tx)
         .await?;
     Ok(tx.commit().await?)
-}
-
-fn decode(row: &PgRow) -> Result<Quarantined, StoreError> {
-    let text = |name: &str| row.try_get::<String, _>(name).map_err(StoreError::from);
-    let bad = |what: &str| StoreError::Other(format!("a quarantine entry has a bad {what}"));
-    Ok(Quarantined {
-        id: text("id")?,
-        environment: text("environment")?
-            .parse()
-            .map_err(|_| bad("environment"))?,
-        key_id: text("key_id")?,
-        application: text("application")?,
-        creation_source: CreationSource::parse(&text("creation_source")?)
-            .ok_or_else(|| bad("creation source"))?,
-        request_id: text("request_id")?,
-        received_at: row.try_get("received_at")?,
-        submission: text("submission")?,
-        score: row.try_get("score")?,
-        reasons: text("reasons")?,
-        released_job_id: row.try_get("released_job_id")?,
-    })
 }

@@ -9,10 +9,12 @@
 //! failed statement) are written again through it one job at a time, each
 //! in a savepoint ([`crate::writer`]).
 
-use crate::jobs::{decode_idempotency, insert_jobs, millis};
+use crate::jobs::insert_jobs;
 use intake_core::group_commit::scope_owners;
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
 use intake_core::store::StoreError;
+use intake_store_sql::rows::jobs::IdempotencyRow;
+use intake_store_sql::{Millis, StoredTime};
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 use std::collections::HashMap;
 use time::OffsetDateTime;
@@ -80,21 +82,21 @@ async fn select(
     scopes: &[&str],
 ) -> Result<HashMap<String, IdempotencyRecord>, StoreError> {
     let mut select = QueryBuilder::<Sqlite>::new(
-        "SELECT scope, request_hash, status, body, expires_ms FROM idempotency WHERE scope IN (",
+        "SELECT scope, request_hash, status, body, expires_ms AS expires_at FROM idempotency WHERE scope IN (",
     );
     let mut list = select.separated(", ");
     for scope in scopes {
         list.push_bind(*scope);
     }
     select.push(")");
-    let rows = select
-        .build()
+    let rows: Vec<IdempotencyRow<Millis>> = select
+        .build_query_as()
         .persistent(scopes.len() <= 2)
         .fetch_all(&mut *conn)
         .await?;
-    rows.iter()
+    rows.into_iter()
         .map(|row| {
-            let record = decode_idempotency(row)?;
+            let record = row.into_record()?;
             Ok((record.scope.clone(), record))
         })
         .collect()
@@ -118,7 +120,7 @@ async fn insert_records(
                 .push_bind(&record.request_hash)
                 .push_bind(record.status)
                 .push_bind(&record.body)
-                .push_bind(millis(record.expires_at));
+                .push_bind(Millis::stored(record.expires_at));
         });
         insert.push(
             " ON CONFLICT (scope) DO UPDATE SET request_hash = excluded.request_hash, \

@@ -6,21 +6,19 @@ use intake_core::delivery::{Channel, Delivery, DeliveryFilter, DeliveryState, Ou
 use intake_core::jobs::NewJob;
 use intake_core::store::StoreError;
 use intake_core::Environment;
-use sqlx::sqlite::SqliteRow;
-use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection, SqlitePool};
+use intake_store_sql::rows::deliveries::{DeliveryRow, DeliveryStateRow};
+use intake_store_sql::{Millis, StoredTime};
+use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
 use std::time::Duration;
 use time::OffsetDateTime;
 
-const COLUMNS: &str = "id, job_id, company_id, channel, target, state, attempts, next_attempt_ms, \
-                       created_ms, COALESCE(window_from_ms, created_ms) AS window_from_ms, last_error, delivered_ms";
+/// The columns of a [`DeliveryRow`], its times named as PostgreSQL names them.
+const COLUMNS: &str = "id, job_id, company_id, channel, target, state, attempts, next_attempt_ms AS next_attempt_at, \
+                       created_ms AS created_at, COALESCE(window_from_ms, created_ms) AS window_from, last_error, \
+                       delivered_ms AS delivered_at";
 
-fn millis(at: OffsetDateTime) -> i64 {
-    (at.unix_timestamp_nanos() / 1_000_000) as i64
-}
-
-fn from_millis(ms: i64) -> Result<OffsetDateTime, StoreError> {
-    OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
-        .map_err(|_| StoreError::Other("a stored delivery has a bad time".into()))
+fn millis(at: OffsetDateTime) -> Millis {
+    Millis::stored(at)
 }
 
 /// Writes the deliveries of production jobs inside their transaction: one
@@ -77,7 +75,7 @@ pub async fn claim(
     .bind(now_ms)
     .execute(&mut *tx)
     .await?;
-    let rows = sqlx::query(&format!(
+    let rows: Vec<DeliveryRow<Millis>> = sqlx::query_as(&format!(
         "UPDATE deliveries SET attempts = attempts + 1, next_attempt_ms = ?1, updated_ms = ?2 \
          WHERE id IN (SELECT id FROM deliveries WHERE state = 'pending' AND next_attempt_ms <= ?2 \
          ORDER BY next_attempt_ms, id LIMIT ?3) RETURNING {COLUMNS}"
@@ -88,7 +86,10 @@ pub async fn claim(
     .fetch_all(&mut *tx)
     .await?;
     tx.commit().await?;
-    let mut claimed = rows.iter().map(decode).collect::<Result<Vec<_>, _>>()?;
+    let mut claimed = rows
+        .into_iter()
+        .map(DeliveryRow::into_delivery)
+        .collect::<Result<Vec<_>, _>>()?;
     claimed.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
     Ok(claimed)
 }
@@ -146,10 +147,10 @@ async fn gone(
     id: &str,
     attempt: u32,
     error: &str,
-    now_ms: i64,
+    now_ms: Millis,
 ) -> Result<bool, StoreError> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    let Some(row) = sqlx::query(
+    let Some((channel, target)) = sqlx::query_as::<_, (String, String)>(
         "UPDATE deliveries SET state = 'gone', updated_ms = ?1, last_error = ?2 \
          WHERE id = ?3 AND state = 'pending' AND attempts = ?4 RETURNING channel, target",
     )
@@ -162,8 +163,6 @@ async fn gone(
     else {
         return Ok(false);
     };
-    let channel: String = row.try_get("channel")?;
-    let target: String = row.try_get("target")?;
     sqlx::query("INSERT INTO gone_targets (channel, target, gone_ms) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")
         .bind(&channel)
         .bind(&target)
@@ -210,8 +209,8 @@ pub async fn list(pool: &SqlitePool, filter: &DeliveryFilter) -> Result<Vec<Deli
     if filter.limit > 0 {
         query.push(" LIMIT ").push_bind(i64::from(filter.limit));
     }
-    let rows = query.build().fetch_all(pool).await?;
-    rows.iter().map(decode).collect()
+    let rows: Vec<DeliveryRow<Millis>> = query.build_query_as().fetch_all(pool).await?;
+    rows.into_iter().map(DeliveryRow::into_delivery).collect()
 }
 
 pub async fn retry(
@@ -255,42 +254,10 @@ pub async fn states_of_job(
     pool: &SqlitePool,
     job_id: &str,
 ) -> Result<Vec<(u64, DeliveryState)>, StoreError> {
-    let rows = sqlx::query("SELECT company_id, state FROM deliveries WHERE job_id = ?")
-        .bind(job_id)
-        .fetch_all(pool)
-        .await?;
-    rows.iter()
-        .map(|row| {
-            let state: String = row.try_get("state")?;
-            Ok((
-                row.try_get::<i64, _>("company_id")? as u64,
-                DeliveryState::parse(&state).ok_or_else(|| {
-                    StoreError::Other(format!("unknown delivery state `{state}`"))
-                })?,
-            ))
-        })
-        .collect()
-}
-
-fn decode(row: &SqliteRow) -> Result<Delivery, StoreError> {
-    let bad = |what: &str| StoreError::Other(format!("a stored delivery has a bad {what}"));
-    let channel: String = row.try_get("channel")?;
-    let state: String = row.try_get("state")?;
-    Ok(Delivery {
-        id: row.try_get("id")?,
-        job_id: row.try_get("job_id")?,
-        company_id: row.try_get::<i64, _>("company_id")? as u64,
-        channel: Channel::parse(&channel).ok_or_else(|| bad("channel"))?,
-        target: row.try_get("target")?,
-        state: DeliveryState::parse(&state).ok_or_else(|| bad("state"))?,
-        attempts: row.try_get::<i64, _>("attempts")? as u32,
-        next_attempt_at: from_millis(row.try_get("next_attempt_ms")?)?,
-        created_at: from_millis(row.try_get("created_ms")?)?,
-        window_from: from_millis(row.try_get("window_from_ms")?)?,
-        last_error: row.try_get("last_error")?,
-        delivered_at: row
-            .try_get::<Option<i64>, _>("delivered_ms")?
-            .map(from_millis)
-            .transpose()?,
-    })
+    let rows: Vec<DeliveryStateRow> =
+        sqlx::query_as("SELECT company_id, state FROM deliveries WHERE job_id = ?")
+            .bind(job_id)
+            .fetch_all(pool)
+            .await?;
+    rows.into_iter().map(DeliveryStateRow::into_state).collect()
 }

@@ -2,9 +2,9 @@
 
 use intake_core::directory::record::DEFAULT_ALBUM;
 use intake_core::directory::{rows, IndexedTrade, TradeRecord, ValidTrade};
-use intake_core::geography::Point;
 use intake_core::store::{ImportSummary, StoreError};
-use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
+use intake_store_sql::rows::directory::{ImageRow, IndexRow, ReviewRow, TradeRow};
+use sqlx::{QueryBuilder, Sqlite, SqlitePool, Transaction};
 use std::collections::HashSet;
 use time::OffsetDateTime;
 
@@ -56,14 +56,8 @@ async fn existing_ids(
         ids.push_bind(trade.record.company_id as i64);
     }
     query.push(")");
-    let rows = query.build().fetch_all(&mut **tx).await?;
-    rows.iter()
-        .map(|row| {
-            row.try_get::<i64, _>(0)
-                .map(|id| id as u64)
-                .map_err(StoreError::from)
-        })
-        .collect()
+    let ids: Vec<i64> = query.build_query_scalar().fetch_all(&mut **tx).await?;
+    Ok(ids.into_iter().map(|id| id as u64).collect())
 }
 
 async fn insert_trades(
@@ -186,42 +180,17 @@ async fn bump_version(tx: &mut Transaction<'_, Sqlite>) -> Result<(), StoreError
 pub async fn index(pool: &SqlitePool) -> Result<Vec<IndexedTrade>, StoreError> {
     use futures::TryStreamExt;
     // Streamed row by row: a 100,000-trade directory never sits in memory twice.
-    let mut rows = sqlx::query(
+    let mut rows = sqlx::query_as::<_, IndexRow>(
         "SELECT company_id, company_name, active, base_easting, base_northing, radius_miles, districts, categories, review_score \
          FROM trades ORDER BY company_id",
     )
     .fetch(pool);
     let mut trades = Vec::new();
     while let Some(row) = rows.try_next().await? {
-        trades.push(decode_indexed(&row)?);
+        trades.push(row.into_indexed()?);
     }
     trades.shrink_to_fit();
     Ok(trades)
-}
-
-fn decode_indexed(row: &sqlx::sqlite::SqliteRow) -> Result<IndexedTrade, StoreError> {
-    let easting: Option<f64> = row.try_get("base_easting")?;
-    let northing: Option<f64> = row.try_get("base_northing")?;
-    let districts: String = row.try_get("districts")?;
-    let categories: String = row.try_get("categories")?;
-    Ok(IndexedTrade {
-        company_id: row.try_get::<i64, _>("company_id")? as u64,
-        company_name: row.try_get("company_name")?,
-        active: row.try_get("active")?,
-        base: easting
-            .zip(northing)
-            .map(|(easting, northing)| Point { easting, northing }),
-        radius_miles: row.try_get("radius_miles")?,
-        districts: districts.split_whitespace().map(str::to_owned).collect(),
-        categories: categories
-            .split_whitespace()
-            .map(|id| {
-                id.parse()
-                    .map_err(|_| StoreError::Other(format!("bad category id `{id}` in trades")))
-            })
-            .collect::<Result<_, _>>()?,
-        review_score: row.try_get("review_score")?,
-    })
 }
 
 pub async fn cards(pool: &SqlitePool, company_ids: &[u64]) -> Result<Vec<String>, StoreError> {
@@ -236,12 +205,11 @@ pub async fn cards(pool: &SqlitePool, company_ids: &[u64]) -> Result<Vec<String>
         ids.push_bind(*id as i64);
     }
     query.push(")");
-    let rows = query.build().fetch_all(pool).await?;
-    let mut by_id = std::collections::HashMap::with_capacity(rows.len());
-    for row in rows {
-        let id: i64 = row.try_get(0)?;
-        by_id.insert(id as u64, row.try_get::<String, _>(1)?);
-    }
+    let rows: Vec<(i64, String)> = query.build_query_as().fetch_all(pool).await?;
+    let mut by_id: std::collections::HashMap<u64, String> = rows
+        .into_iter()
+        .map(|(id, card)| (id as u64, card))
+        .collect();
     Ok(company_ids
         .iter()
         .filter_map(|id| by_id.remove(id))
@@ -296,83 +264,41 @@ async fn load_records(
             query.push(")");
             query
         };
-        let trades = select(
+        let trades: Vec<TradeRow> = select(
             "SELECT company_id, company_name, logo_url, active, base_postcode, radius_miles, districts, categories, \
              webhook_url, email FROM trades WHERE company_id IN (",
         )
-        .build()
+        .build_query_as()
         .fetch_all(&mut *conn)
         .await?;
-        for row in &trades {
-            let record = rows::TradeRow {
-                company_id: row.try_get("company_id")?,
-                company_name: row.try_get("company_name")?,
-                logo_url: row.try_get("logo_url")?,
-                active: row.try_get("active")?,
-                base_postcode: row.try_get("base_postcode")?,
-                radius_miles: row.try_get("radius_miles")?,
-                districts: row.try_get("districts")?,
-                categories: row.try_get("categories")?,
-                webhook_url: row.try_get("webhook_url")?,
-                email: row.try_get("email")?,
-            }
-            .into_record()?;
+        for row in trades {
+            let record = row.into_record()?;
             by_id.insert(record.company_id, record);
         }
-        let reviews = select(
+        let reviews: Vec<ReviewRow> = select(
             "SELECT company_id, review_id, title, body, score, breakdowns, location, verified, created_at, trade_response \
              FROM trade_reviews WHERE company_id IN (",
         )
         .push(" ORDER BY company_id, created_at, review_id")
-        .build()
+        .build_query_as()
         .fetch_all(&mut *conn)
         .await?;
-        for row in &reviews {
-            let company_id: i64 = row.try_get("company_id")?;
-            let review = rows::ReviewRow {
-                review_id: row.try_get("review_id")?,
-                title: row.try_get("title")?,
-                body: row.try_get("body")?,
-                score: row.try_get("score")?,
-                breakdowns: row.try_get("breakdowns")?,
-                location: row.try_get("location")?,
-                verified: row.try_get("verified")?,
-                created_at: row.try_get("created_at")?,
-                trade_response: row.try_get("trade_response")?,
-            }
-            .into_record()?;
-            if let Some(record) = by_id.get_mut(&(company_id as u64)) {
-                record.reviews.push(review);
+        for row in reviews {
+            if let Some(record) = by_id.get_mut(&(row.company_id as u64)) {
+                record.reviews.push(row.into_record()?);
             }
         }
-        let images = select(
+        let images: Vec<ImageRow> = select(
             "SELECT company_id, image_id, album_id, kind, url, thumbnail_url, url_template, description, label, title, \
              taken_on, youtube_id, width, height FROM trade_images WHERE company_id IN (",
         )
         .push(" ORDER BY company_id, position")
-        .build()
+        .build_query_as()
         .fetch_all(&mut *conn)
         .await?;
-        for row in &images {
-            let company_id: i64 = row.try_get("company_id")?;
-            let image = rows::ImageRow {
-                image_id: row.try_get("image_id")?,
-                album_id: row.try_get("album_id")?,
-                kind: row.try_get("kind")?,
-                url: row.try_get("url")?,
-                thumbnail_url: row.try_get("thumbnail_url")?,
-                url_template: row.try_get("url_template")?,
-                description: row.try_get("description")?,
-                label: row.try_get("label")?,
-                title: row.try_get("title")?,
-                taken_on: row.try_get("taken_on")?,
-                youtube_id: row.try_get("youtube_id")?,
-                width: row.try_get("width")?,
-                height: row.try_get("height")?,
-            }
-            .into_record()?;
-            if let Some(record) = by_id.get_mut(&(company_id as u64)) {
-                record.images.push(image);
+        for row in images {
+            if let Some(record) = by_id.get_mut(&(row.company_id as u64)) {
+                record.images.push(row.into_record()?);
             }
         }
     }

@@ -1,11 +1,13 @@
 //! SQL of a consumer's earlier jobs, for spam screening (issue 6), and of the
 //! one question a new job asks before it is screened.
 
-use crate::jobs::{decode_idempotency, millis};
 use intake_core::spam::history::{ContactHistory, HistoryQuery};
 use intake_core::store::{EarlierOrHistory, StoreError};
-use sqlx::sqlite::{SqliteArguments, SqliteRow};
-use sqlx::{Row, Sqlite, SqlitePool};
+use intake_store_sql::rows::history::{EarlierRow, HistoryRow};
+use intake_store_sql::{Millis, StoredTime};
+use sqlx::query::QueryAs;
+use sqlx::sqlite::SqliteArguments;
+use sqlx::{Sqlite, SqlitePool};
 use time::OffsetDateTime;
 
 /// Counts the consumer's earlier jobs of the query's environment since
@@ -28,8 +30,8 @@ pub async fn contact_history(
     pool: &SqlitePool,
     query: &HistoryQuery,
 ) -> Result<ContactHistory, StoreError> {
-    let row = bind(sqlx::query(HISTORY), query).fetch_one(pool).await?;
-    decode_history(&row)
+    let row: HistoryRow = bind(sqlx::query_as(HISTORY), query).fetch_one(pool).await?;
+    row.into_history()
 }
 
 /// The history and the first unexpired record of `scopes` (in their order)
@@ -44,7 +46,7 @@ pub async fn earlier_answer_or_history(
     query: &HistoryQuery,
 ) -> Result<EarlierOrHistory, StoreError> {
     let sql = format!(
-        "SELECT h.*, i.scope, i.request_hash, i.status, i.body, i.expires_ms \
+        "SELECT h.*, i.scope, i.request_hash, i.status, i.body, i.expires_ms AS expires_at \
          FROM ({HISTORY}) AS h \
          LEFT JOIN ( \
              SELECT scope, request_hash, status, body, expires_ms, s.key AS position \
@@ -54,39 +56,23 @@ pub async fn earlier_answer_or_history(
          ) AS i ON 1"
     );
     let scopes = serde_json::to_string(scopes).map_err(|e| StoreError::Other(e.to_string()))?;
-    let row = bind(sqlx::query(&sql), query)
+    let row: EarlierRow<Millis> = bind(sqlx::query_as(&sql), query)
         .bind(scopes)
-        .bind(millis(now))
+        .bind(Millis::stored(now))
         .fetch_one(pool)
         .await?;
-    let scope: Option<String> = row.try_get("scope")?;
-    if scope.is_none() {
-        return decode_history(&row).map(EarlierOrHistory::History);
-    }
-    decode_idempotency(&row).map(EarlierOrHistory::Earlier)
+    row.into_answer()
 }
 
-fn bind<'q>(
-    statement: sqlx::query::Query<'q, Sqlite, SqliteArguments<'q>>,
+fn bind<'q, O>(
+    statement: QueryAs<'q, Sqlite, O, SqliteArguments<'q>>,
     query: &'q HistoryQuery,
-) -> sqlx::query::Query<'q, Sqlite, SqliteArguments<'q>> {
+) -> QueryAs<'q, Sqlite, O, SqliteArguments<'q>> {
     statement
         .bind(&query.email)
         .bind(&query.phone)
         .bind(&query.fingerprint)
         .bind(&query.key_id)
-        .bind(millis(query.since))
+        .bind(Millis::stored(query.since))
         .bind(query.environment.as_str())
-}
-
-fn decode_history(row: &SqliteRow) -> Result<ContactHistory, StoreError> {
-    let count = |name: &str| -> Result<u32, StoreError> {
-        let value: i64 = row.try_get(name)?;
-        u32::try_from(value).map_err(|_| StoreError::Other("a bad history count".into()))
-    };
-    Ok(ContactHistory {
-        by_email: count("by_email")?,
-        by_phone: count("by_phone")?,
-        same_text_other_keys: count("same_text_other_keys")?,
-    })
 }

@@ -1,16 +1,14 @@
 //! SQL of the `api_keys` table.
 
-use intake_core::keys::{ApiKey, KeyPolicy};
-use intake_core::secrets::SealedSecret;
+use intake_core::keys::ApiKey;
 use intake_core::store::StoreError;
-use sqlx::{Row, SqlitePool};
+use intake_store_sql::rows::keys::{KeyRow, KEY_COLUMNS};
+use sqlx::SqlitePool;
 use time::OffsetDateTime;
-
-const COLUMNS: &str = "key_id, name, environment, secret_nonce, secret_ciphertext, required_headers, created_at, revoked_at";
 
 pub async fn insert(pool: &SqlitePool, key: &ApiKey) -> Result<(), StoreError> {
     sqlx::query(&format!(
-        "INSERT INTO api_keys ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
     ))
     .bind(&key.key_id)
     .bind(&key.name)
@@ -26,20 +24,22 @@ pub async fn insert(pool: &SqlitePool, key: &ApiKey) -> Result<(), StoreError> {
 }
 
 pub async fn find(pool: &SqlitePool, key_id: &str) -> Result<Option<ApiKey>, StoreError> {
-    let row = sqlx::query(&format!("SELECT {COLUMNS} FROM api_keys WHERE key_id = ?"))
-        .bind(key_id)
-        .fetch_optional(pool)
-        .await?;
-    row.map(|row| decode(&row)).transpose()
+    let row: Option<KeyRow> = sqlx::query_as(&format!(
+        "SELECT {KEY_COLUMNS} FROM api_keys WHERE key_id = ?"
+    ))
+    .bind(key_id)
+    .fetch_optional(pool)
+    .await?;
+    row.map(KeyRow::into_key).transpose()
 }
 
 pub async fn list(pool: &SqlitePool) -> Result<Vec<ApiKey>, StoreError> {
-    let rows = sqlx::query(&format!(
-        "SELECT {COLUMNS} FROM api_keys ORDER BY created_at, key_id"
+    let rows: Vec<KeyRow> = sqlx::query_as(&format!(
+        "SELECT {KEY_COLUMNS} FROM api_keys ORDER BY created_at, key_id"
     ))
     .fetch_all(pool)
     .await?;
-    rows.iter().map(decode).collect()
+    rows.into_iter().map(KeyRow::into_key).collect()
 }
 
 pub async fn revoke(
@@ -47,33 +47,14 @@ pub async fn revoke(
     key_id: &str,
     at: OffsetDateTime,
 ) -> Result<ApiKey, StoreError> {
-    let row = sqlx::query(&format!(
-        "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE key_id = ? RETURNING {COLUMNS}"
+    let row: Option<KeyRow> = sqlx::query_as(&format!(
+        "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE key_id = ? RETURNING {KEY_COLUMNS}"
     ))
     .bind(at)
     .bind(key_id)
     .fetch_optional(pool)
     .await?;
-    row.map(|row| decode(&row))
+    row.map(KeyRow::into_key)
         .transpose()?
         .ok_or(StoreError::NotFound)
-}
-
-fn decode(row: &sqlx::sqlite::SqliteRow) -> Result<ApiKey, StoreError> {
-    let environment: String = row.try_get("environment")?;
-    let required: String = row.try_get("required_headers")?;
-    Ok(ApiKey {
-        key_id: row.try_get("key_id")?,
-        name: row.try_get("name")?,
-        environment: environment
-            .parse()
-            .map_err(|error| StoreError::Other(format!("{error}")))?,
-        secret: SealedSecret {
-            nonce: row.try_get("secret_nonce")?,
-            ciphertext: row.try_get("secret_ciphertext")?,
-        },
-        policy: KeyPolicy::parse(&required),
-        created_at: row.try_get("created_at")?,
-        revoked_at: row.try_get("revoked_at")?,
-    })
 }

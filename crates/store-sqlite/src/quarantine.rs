@@ -1,18 +1,14 @@
 //! SQL of the spam quarantine.
 
 use crate::jobs::insert_jobs;
-use intake_core::jobs::{CreationSource, NewJob, Quarantined};
+use intake_core::jobs::{NewJob, Quarantined};
 use intake_core::store::StoreError;
-use sqlx::{Row, SqlitePool};
-use time::format_description::well_known::Rfc3339;
-use time::OffsetDateTime;
-
-const COLUMNS: &str =
-    "id, environment, key_id, application, creation_source, request_id, received_at, submission, score, reasons, released_job_id";
+use intake_store_sql::rows::quarantine::{QuarantineRow, QUARANTINE_COLUMNS};
+use sqlx::SqlitePool;
 
 pub async fn insert(pool: &SqlitePool, entry: &Quarantined) -> Result<(), StoreError> {
     sqlx::query(&format!(
-        "INSERT INTO quarantine ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO quarantine ({QUARANTINE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     ))
     .bind(&entry.id)
     .bind(entry.environment.as_str())
@@ -20,12 +16,7 @@ pub async fn insert(pool: &SqlitePool, entry: &Quarantined) -> Result<(), StoreE
     .bind(&entry.application)
     .bind(entry.creation_source.as_str())
     .bind(&entry.request_id)
-    .bind(
-        entry
-            .received_at
-            .format(&Rfc3339)
-            .map_err(|e| StoreError::Other(e.to_string()))?,
-    )
+    .bind(entry.received_at)
     .bind(&entry.submission)
     .bind(entry.score)
     .bind(&entry.reasons)
@@ -44,12 +35,12 @@ pub async fn list(
     } else {
         "WHERE released_job_id IS NULL"
     };
-    let rows = sqlx::query(&format!(
-        "SELECT {COLUMNS} FROM quarantine {filter} ORDER BY received_at, id"
+    let rows: Vec<QuarantineRow> = sqlx::query_as(&format!(
+        "SELECT {QUARANTINE_COLUMNS} FROM quarantine {filter} ORDER BY received_at, id"
     ))
     .fetch_all(pool)
     .await?;
-    rows.iter().map(decode).collect()
+    rows.into_iter().map(QuarantineRow::into_entry).collect()
 }
 
 pub async fn release(pool: &SqlitePool, id: &str, job: &NewJob) -> Result<(), StoreError> {
@@ -75,26 +66,4 @@ pub async fn release(pool: &SqlitePool, id: &str, job: &NewJob) -> Result<(), St
         .execute(&mut *tx)
         .await?;
     Ok(tx.commit().await?)
-}
-
-fn decode(row: &sqlx::sqlite::SqliteRow) -> Result<Quarantined, StoreError> {
-    let text = |name: &str| row.try_get::<String, _>(name).map_err(StoreError::from);
-    let bad = |what: &str| StoreError::Other(format!("a quarantine entry has a bad {what}"));
-    Ok(Quarantined {
-        id: text("id")?,
-        environment: text("environment")?
-            .parse()
-            .map_err(|_| bad("environment"))?,
-        key_id: text("key_id")?,
-        application: text("application")?,
-        creation_source: CreationSource::parse(&text("creation_source")?)
-            .ok_or_else(|| bad("creation source"))?,
-        request_id: text("request_id")?,
-        received_at: OffsetDateTime::parse(&text("received_at")?, &Rfc3339)
-            .map_err(|_| bad("time"))?,
-        submission: text("submission")?,
-        score: row.try_get("score")?,
-        reasons: text("reasons")?,
-        released_job_id: row.try_get("released_job_id")?,
-    })
 }
