@@ -1,25 +1,9 @@
 //! SQL that writes jobs: any number of jobs with their recipients, images
 //! and, for production jobs, outbox rows, in one statement.
 
-use crate::idempotency;
-use intake_core::jobs::{CreateOutcome, NewJob};
-use intake_core::store::StoreError;
+use intake_core::jobs::NewJob;
 use intake_core::Environment;
 use sqlx::PgConnection;
-use time::OffsetDateTime;
-
-/// Writes one job on `conn`, inside a savepoint of the writer's batch
-/// transaction: its idempotency scopes first, and nothing else if one of
-/// them is held by an unexpired record (the caller rolls the savepoint back).
-pub async fn create_in(conn: &mut PgConnection, job: &NewJob) -> Result<CreateOutcome, StoreError> {
-    if let Some(existing) =
-        idempotency::take(conn, &job.idempotency, OffsetDateTime::now_utc()).await?
-    {
-        return Ok(CreateOutcome::Existing(existing));
-    }
-    insert_jobs(conn, &[job]).await?;
-    Ok(CreateOutcome::Created)
-}
 
 /// The job rows, their recipients and images, and one delivery per recipient
 /// and channel that the trade's directory record names (production jobs
@@ -54,7 +38,8 @@ CROSS JOIN LATERAL (VALUES ('webhook', t.webhook_url), ('email', t.email)) AS c 
 LEFT JOIN gone_targets g ON g.channel = c.channel AND g.target = c.target
 WHERE r.production AND c.target IS NOT NULL";
 
-/// Writes `jobs` whole (no idempotency records: see [`create_in`]).
+/// Writes `jobs` whole (their idempotency records are taken first: see
+/// [`crate::batch`]).
 pub async fn insert_jobs(conn: &mut PgConnection, jobs: &[&NewJob]) -> Result<(), sqlx::Error> {
     fn column<'a, T>(jobs: &[&'a NewJob], f: impl Fn(&'a NewJob) -> T) -> Vec<T> {
         jobs.iter().map(|job| f(job)).collect()

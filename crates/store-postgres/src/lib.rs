@@ -13,7 +13,6 @@ mod keys;
 mod quarantine;
 mod read;
 pub mod testing;
-mod writer;
 
 use async_trait::async_trait;
 use intake_core::delivery::{Delivery, DeliveryFilter, Outcome};
@@ -22,7 +21,8 @@ use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, S
 use intake_core::keys::ApiKey;
 use intake_core::spam::history::{ContactHistory, HistoryQuery};
 use intake_core::store::{EarlierOrHistory, ImportSummary, Store, StoreCounts, StoreError};
-use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use intake_store_sql::{BatchWriter, Dialect};
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, Postgres};
 use std::collections::HashMap;
 use std::str::FromStr;
 use std::time::Duration;
@@ -35,6 +35,15 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
 /// No statement runs longer than this: a database that stops answering
 /// becomes an error, not a hung request.
 const STATEMENT_TIMEOUT: &str = "30s";
+
+/// PostgreSQL's SQL dialect.
+#[derive(Debug, Clone, Copy)]
+pub struct PostgresDialect;
+
+impl Dialect for PostgresDialect {
+    type Db = Postgres;
+    const BEGIN_WRITE: &'static str = "BEGIN";
+}
 
 /// A [`Store`] on one PostgreSQL database.
 #[derive(Debug, Clone)]
@@ -87,9 +96,9 @@ impl PostgresStore {
                 "search cards rebuilt in the current format"
             );
         }
-        let writer = intake_core::group_commit::JobQueue::spawn(writer::PgBatchWriter {
-            pool: pool.clone(),
-        });
+        let writer = intake_core::group_commit::JobQueue::spawn(
+            BatchWriter::<PostgresDialect>::new(None, pool.clone()),
+        );
         Ok(PostgresStore {
             pool,
             writer,

@@ -7,39 +7,35 @@
 //! A job meeting an unexpired record of one of its scopes writes nothing. The
 //! batches this path declines (a scope shared by two jobs of the batch, a
 //! failed statement) are written again through it one job at a time, each
-//! in a savepoint ([`crate::writer`]).
+//! in a savepoint ([`intake_store_sql::writer`]).
 
 use crate::jobs::insert_jobs;
+use crate::SqliteDialect;
+use async_trait::async_trait;
 use intake_core::group_commit::scope_owners;
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
 use intake_core::store::StoreError;
 use intake_store_sql::rows::jobs::IdempotencyRow;
-use intake_store_sql::{Millis, StoredTime};
+use intake_store_sql::{Batch, Declined, Millis, StoredTime};
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 use std::collections::HashMap;
 use time::OffsetDateTime;
 
-/// Why the fast path did not write a batch.
-#[derive(Debug)]
-pub enum Declined {
-    /// Two jobs of the batch share a scope: roll back and write the jobs one
-    /// by one, so that the first wins and the second sees its record.
-    Slow,
-    /// A statement failed; the transaction must be rolled back.
-    Failed(StoreError),
-}
-
-impl From<StoreError> for Declined {
-    fn from(error: StoreError) -> Self {
-        Declined::Failed(error)
-    }
-}
-
 /// Scopes per statement: each is one bound value, far under SQLite's limit.
 const SCOPES: usize = 500;
 
+#[async_trait]
+impl Batch for SqliteDialect {
+    async fn write_batch(
+        conn: &mut SqliteConnection,
+        jobs: &[&NewJob],
+    ) -> Result<Vec<CreateOutcome>, Declined> {
+        write(conn, jobs).await
+    }
+}
+
 /// Writes `jobs` inside the caller's IMMEDIATE transaction; one outcome per job.
-pub async fn write(
+async fn write(
     conn: &mut SqliteConnection,
     jobs: &[&NewJob],
 ) -> Result<Vec<CreateOutcome>, Declined> {

@@ -8,7 +8,6 @@ mod history;
 mod jobs;
 mod keys;
 mod quarantine;
-mod writer;
 
 use async_trait::async_trait;
 use intake_core::delivery::{Delivery, DeliveryFilter, Outcome};
@@ -17,8 +16,10 @@ use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, S
 use intake_core::keys::ApiKey;
 use intake_core::spam::history::{ContactHistory, HistoryQuery};
 use intake_core::store::{EarlierOrHistory, ImportSummary, Store, StoreCounts, StoreError};
+use intake_store_sql::{BatchWriter, Dialect};
 use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+    Sqlite, SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
+    SqliteSynchronous,
 };
 use sqlx::{ConnectOptions, Connection};
 use std::collections::HashMap;
@@ -26,6 +27,15 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 use time::OffsetDateTime;
+
+/// SQLite's SQL dialect.
+#[derive(Debug, Clone, Copy)]
+pub struct SqliteDialect;
+
+impl Dialect for SqliteDialect {
+    type Db = Sqlite;
+    const BEGIN_WRITE: &'static str = "BEGIN IMMEDIATE";
+}
 
 /// A [`Store`] on one SQLite database file.
 #[derive(Debug, Clone)]
@@ -86,7 +96,7 @@ impl SqliteStore {
         // The writer's own connection keeps a larger page cache: the index
         // pages every job touches stay in it from one batch to the next.
         let writer_options = (!in_memory).then(|| options.pragma("cache_size", "-16384"));
-        let batch_writer = writer::SqliteBatchWriter::new(writer_options, pool.clone());
+        let batch_writer = BatchWriter::<SqliteDialect>::new(writer_options, pool.clone());
         let writer_connection = batch_writer.connection();
         let writer = intake_core::group_commit::JobQueue::spawn_on_own_thread(batch_writer)
             .map_err(|error| StoreError::Other(format!("starting the job writer: {error}")))?;
