@@ -8,13 +8,12 @@
 //! again through it one job at a time, each in a savepoint
 //! ([`intake_store_sql::writer`]).
 
-use crate::jobs::insert_jobs;
 use crate::PostgresDialect;
 use async_trait::async_trait;
 use intake_core::group_commit::scope_owners;
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
 use intake_store_sql::rows::jobs::IdempotencyRow;
-use intake_store_sql::{Batch, Declined};
+use intake_store_sql::{Batch, Declined, Jobs};
 use sqlx::PgConnection;
 use std::collections::{HashMap, HashSet};
 use time::OffsetDateTime;
@@ -80,7 +79,7 @@ async fn write(conn: &mut PgConnection, jobs: &[&NewJob]) -> Result<Vec<CreateOu
         }
     }
     if !winners.is_empty() {
-        insert_jobs(conn, &winners).await?;
+        PostgresDialect::insert_jobs(conn, &winners).await?;
     }
     Ok(outcomes)
 }

@@ -57,7 +57,8 @@ fn is_lock_conflict(error: &dyn DatabaseError) -> bool {
         .is_some_and(|error| matches!(error.code(), "40001" | "40P01"))
 }
 
-type Connect<D> = <<<D as crate::Dialect>::Db as Database>::Connection as Connection>::Options;
+/// How a dialect opens a connection of its own.
+pub type Connect<D> = <<<D as crate::Dialect>::Db as Database>::Connection as Connection>::Options;
 
 /// Writes the batches of [`intake_core::group_commit::JobQueue`].
 pub struct BatchWriter<D: Batch> {

@@ -9,14 +9,13 @@
 //! failed statement) are written again through it one job at a time, each
 //! in a savepoint ([`intake_store_sql::writer`]).
 
-use crate::jobs::insert_jobs;
 use crate::SqliteDialect;
 use async_trait::async_trait;
 use intake_core::group_commit::scope_owners;
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
 use intake_core::store::StoreError;
 use intake_store_sql::rows::jobs::IdempotencyRow;
-use intake_store_sql::{Batch, Declined, Millis, StoredTime};
+use intake_store_sql::{Batch, Declined, Jobs, Millis, StoredTime};
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 use std::collections::HashMap;
 use time::OffsetDateTime;
@@ -67,7 +66,7 @@ async fn write(
         let records: Vec<&IdempotencyRecord> =
             winners.iter().flat_map(|job| &job.idempotency).collect();
         insert_records(conn, &records, winners.len() == 1).await?;
-        insert_jobs(conn, &winners).await?;
+        SqliteDialect::insert_jobs(conn, &winners).await?;
     }
     Ok(outcomes)
 }
