@@ -8,7 +8,6 @@ mod batch;
 mod deliveries;
 mod history;
 mod jobs;
-pub mod testing;
 
 use async_trait::async_trait;
 use intake_core::store::StoreError;
