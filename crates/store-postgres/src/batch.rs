@@ -12,7 +12,7 @@ use crate::PostgresDialect;
 use async_trait::async_trait;
 use intake_core::group_commit::scope_owners;
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
-use intake_store_sql::rows::jobs::IdempotencyRow;
+use intake_store_sql::rows::jobs::{records_by_scope, IdempotencyRow};
 use intake_store_sql::{Batch, Declined, Jobs};
 use sqlx::PgConnection;
 use std::collections::{HashMap, HashSet};
@@ -120,10 +120,5 @@ async fn find(
     .bind(scopes)
     .fetch_all(&mut *conn)
     .await?;
-    rows.into_iter()
-        .map(|row| {
-            let record = row.into_record()?;
-            Ok((record.scope.clone(), record))
-        })
-        .collect()
+    Ok(records_by_scope(rows)?)
 }

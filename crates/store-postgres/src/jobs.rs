@@ -6,6 +6,7 @@ use crate::PostgresDialect;
 use async_trait::async_trait;
 use intake_core::jobs::NewJob;
 use intake_core::Environment;
+use intake_store_sql::rows::jobs::{image_rows, recipient_rows};
 use intake_store_sql::Jobs;
 use sqlx::PgConnection;
 
@@ -58,19 +59,8 @@ impl Jobs for PostgresDialect {
         fn column<'a, T>(jobs: &[&'a NewJob], f: impl Fn(&'a NewJob) -> T) -> Vec<T> {
             jobs.iter().map(|job| f(job)).collect()
         }
-        let recipients: Vec<_> = jobs
-            .iter()
-            .flat_map(|job| job.recipients.iter().map(move |r| (*job, r)))
-            .collect();
-        let images: Vec<_> = jobs
-            .iter()
-            .flat_map(|job| {
-                job.images
-                    .iter()
-                    .enumerate()
-                    .map(move |(n, i)| (*job, n, i))
-            })
-            .collect();
+        let recipients = recipient_rows(jobs);
+        let images = image_rows(jobs);
         let address = |job: &NewJob| job.job.address.clone();
         sqlx::query(INSERT_JOBS)
             .bind(column(jobs, |j| j.id.clone()))

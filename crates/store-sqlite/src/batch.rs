@@ -14,7 +14,7 @@ use async_trait::async_trait;
 use intake_core::group_commit::scope_owners;
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
 use intake_core::store::StoreError;
-use intake_store_sql::rows::jobs::IdempotencyRow;
+use intake_store_sql::rows::jobs::{records_by_scope, IdempotencyRow};
 use intake_store_sql::{Batch, Declined, Jobs, Millis, StoredTime};
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 use std::collections::HashMap;
@@ -89,12 +89,7 @@ async fn select(
         .persistent(scopes.len() <= 2)
         .fetch_all(&mut *conn)
         .await?;
-    rows.into_iter()
-        .map(|row| {
-            let record = row.into_record()?;
-            Ok((record.scope.clone(), record))
-        })
-        .collect()
+    records_by_scope(rows)
 }
 
 /// Stores the records of the jobs being written, in one statement per

@@ -6,6 +6,7 @@ use crate::SqliteDialect;
 use async_trait::async_trait;
 use intake_core::jobs::NewJob;
 use intake_core::Environment;
+use intake_store_sql::rows::jobs::{image_rows, recipient_rows};
 use intake_store_sql::{Jobs, Millis, StoredTime};
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 
@@ -65,10 +66,7 @@ impl Jobs for SqliteDialect {
             });
             query.build().persistent(lone).execute(&mut *conn).await?;
         }
-        let recipients: Vec<_> = jobs
-            .iter()
-            .flat_map(|job| job.recipients.iter().map(move |r| (*job, r)))
-            .collect();
+        let recipients = recipient_rows(jobs);
         for chunk in recipients.chunks(ROWS) {
             let mut query = QueryBuilder::<Sqlite>::new(
                 "INSERT INTO job_recipients (job_id, company_id, name, rank, delivery_state, created_ms) ",
@@ -87,15 +85,7 @@ impl Jobs for SqliteDialect {
             });
             query.build().persistent(lone).execute(&mut *conn).await?;
         }
-        let images: Vec<_> = jobs
-            .iter()
-            .flat_map(|job| {
-                job.images
-                    .iter()
-                    .enumerate()
-                    .map(move |(n, i)| (*job, n, i))
-            })
-            .collect();
+        let images = image_rows(jobs);
         for chunk in images.chunks(ROWS) {
             let mut query = QueryBuilder::<Sqlite>::new(
                 "INSERT INTO job_images (job_id, position, image_id, object_key, file_name, content_type, width, height, bytes) ",

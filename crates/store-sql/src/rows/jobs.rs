@@ -1,4 +1,5 @@
-//! Rows of `jobs`, `job_recipients`, `job_images` and `idempotency`.
+//! Rows of `jobs`, `job_recipients`, `job_images` and `idempotency`: as
+//! read back, and the recipient and image rows of jobs being written.
 
 use super::bad;
 use crate::StoredTime;
@@ -10,7 +11,27 @@ use intake_core::jobs::{
 };
 use intake_core::postcode::Postcode;
 use intake_core::store::StoreError;
+use std::collections::HashMap;
 use time::{Date, OffsetDateTime};
+
+/// The `job_recipients` rows of `jobs`: each recipient with its job.
+pub fn recipient_rows<'a>(jobs: &[&'a NewJob]) -> Vec<(&'a NewJob, &'a NewRecipient)> {
+    jobs.iter()
+        .flat_map(|job| job.recipients.iter().map(move |r| (*job, r)))
+        .collect()
+}
+
+/// The `job_images` rows of `jobs`: each image with its job and position.
+pub fn image_rows<'a>(jobs: &[&'a NewJob]) -> Vec<(&'a NewJob, usize, &'a JobImage)> {
+    jobs.iter()
+        .flat_map(|job| {
+            job.images
+                .iter()
+                .enumerate()
+                .map(move |(n, i)| (*job, n, i))
+        })
+        .collect()
+}
 
 /// A row of `jobs` (`SELECT *`: other columns are not read).
 #[derive(Debug, sqlx::FromRow)]
@@ -152,6 +173,18 @@ pub struct IdempotencyRow<T> {
     pub status: i32,
     pub body: String,
     pub expires_at: T,
+}
+
+/// The records of `rows`, by scope.
+pub fn records_by_scope<T: StoredTime>(
+    rows: Vec<IdempotencyRow<T>>,
+) -> Result<HashMap<String, IdempotencyRecord>, StoreError> {
+    rows.into_iter()
+        .map(|row| {
+            let record = row.into_record()?;
+            Ok((record.scope.clone(), record))
+        })
+        .collect()
 }
 
 impl<T: StoredTime> IdempotencyRow<T> {
