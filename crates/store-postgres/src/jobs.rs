@@ -54,7 +54,7 @@ impl Jobs for PostgresDialect {
         "SELECT company_id, COUNT(*) FROM job_recipients WHERE created_at >= ";
 
     /// Each column comes as one array over all the rows: one statement
-    /// ([`INSERT_JOBS`]) whatever the number of jobs.
+    /// (`INSERT_JOBS`) whatever the number of jobs.
     async fn insert_jobs(conn: &mut PgConnection, jobs: &[&NewJob]) -> Result<(), sqlx::Error> {
         fn column<'a, T>(jobs: &[&'a NewJob], f: impl Fn(&'a NewJob) -> T) -> Vec<T> {
             jobs.iter().map(|job| f(job)).collect()

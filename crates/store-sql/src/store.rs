@@ -1,6 +1,6 @@
 //! The SQL store: a pool, a job writer and, on PostgreSQL, a key cache, over
 //! a [`Backend`]'s dialect. Its [`Store`] implementation is in
-//! [`operations`].
+//! `store/operations.rs`.
 //!
 //! [`Store`]: intake_core::Store
 
