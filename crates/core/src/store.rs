@@ -11,6 +11,9 @@ use std::collections::HashMap;
 use std::time::Duration;
 use time::OffsetDateTime;
 
+#[cfg(feature = "sqlx")]
+mod sqlx_error;
+
 /// Why a store operation failed, in the terms the HTTP edge needs.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

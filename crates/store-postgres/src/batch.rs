@@ -2,38 +2,34 @@
 //! whatever its size. All idempotency scopes of the batch are taken in one
 //! statement (in scope order, so that two processes' batches lock them in
 //! the same order); the jobs whose every scope was free are written in one
-//! more. A job meeting an unexpired record writes nothing, as in
-//! [`crate::jobs::create_in`], which stays the path for batches this one
-//! cannot take (a scope shared by two jobs of the batch, a database error).
+//! more. A job meeting an unexpired record writes nothing. The batches this
+//! path declines (a scope shared by two jobs of the batch, a record purged
+//! between its statements, a lock conflict, a failed statement) are written
+//! again through it one job at a time, each in a savepoint
+//! ([`intake_store_sql::writer`]).
 
-use crate::jobs::insert_jobs;
+use crate::PostgresDialect;
+use async_trait::async_trait;
 use intake_core::group_commit::scope_owners;
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
-use sqlx::postgres::PgRow;
-use sqlx::{PgConnection, Row};
+use intake_store_sql::rows::jobs::{records_by_scope, IdempotencyRow};
+use intake_store_sql::{Batch, Declined, Jobs};
+use sqlx::PgConnection;
 use std::collections::{HashMap, HashSet};
 use time::OffsetDateTime;
 
-/// Why the fast path did not write a batch.
-pub enum Declined {
-    /// Two jobs of the batch share a scope (or a record vanished under
-    /// it): roll back and write the jobs one by one.
-    Slow,
-    /// A statement failed; the transaction must be rolled back.
-    Failed(sqlx::Error),
-}
-
-impl From<sqlx::Error> for Declined {
-    fn from(error: sqlx::Error) -> Self {
-        Declined::Failed(error)
+#[async_trait]
+impl Batch for PostgresDialect {
+    async fn write_batch(
+        conn: &mut PgConnection,
+        jobs: &[&NewJob],
+    ) -> Result<Vec<CreateOutcome>, Declined> {
+        write(conn, jobs).await
     }
 }
 
 /// Writes `jobs` inside the caller's transaction; one outcome per job.
-pub async fn write(
-    conn: &mut PgConnection,
-    jobs: &[&NewJob],
-) -> Result<Vec<CreateOutcome>, Declined> {
+async fn write(conn: &mut PgConnection, jobs: &[&NewJob]) -> Result<Vec<CreateOutcome>, Declined> {
     if scope_owners(jobs).is_none() {
         return Err(Declined::Slow);
     }
@@ -83,7 +79,7 @@ pub async fn write(
         }
     }
     if !winners.is_empty() {
-        insert_jobs(conn, &winners).await?;
+        PostgresDialect::insert_jobs(conn, &winners).await?;
     }
     Ok(outcomes)
 }
@@ -117,23 +113,12 @@ async fn take(
 async fn find(
     conn: &mut PgConnection,
     scopes: &[&str],
-) -> Result<HashMap<String, IdempotencyRecord>, sqlx::Error> {
-    let rows = sqlx::query(
+) -> Result<HashMap<String, IdempotencyRecord>, Declined> {
+    let rows: Vec<IdempotencyRow<OffsetDateTime>> = sqlx::query_as(
         "SELECT scope, request_hash, status, body, expires_at FROM idempotency WHERE scope = ANY($1)",
     )
     .bind(scopes)
     .fetch_all(&mut *conn)
     .await?;
-    rows.iter()
-        .map(|row: &PgRow| {
-            let record = IdempotencyRecord {
-                scope: row.try_get("scope")?,
-                request_hash: row.try_get("request_hash")?,
-                status: row.try_get::<i32, _>("status")? as u16,
-                body: row.try_get("body")?,
-                expires_at: row.try_get("expires_at")?,
-            };
-            Ok((record.scope.clone(), record))
-        })
-        .collect()
+    Ok(records_by_scope(rows)?)
 }

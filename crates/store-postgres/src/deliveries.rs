@@ -1,17 +1,15 @@
-//! SQL of the delivery outbox. Dispatchers in any number of processes claim
-//! rows with `FOR UPDATE SKIP LOCKED`, so no row goes to two claimers at once.
+//! PostgreSQL's SQL of the delivery outbox. Dispatchers in any number of
+//! processes claim rows with `FOR UPDATE SKIP LOCKED`, so no row goes to two
+//! claimers at once.
 
-use crate::errors::map_error;
-use intake_core::delivery::{Channel, Delivery, DeliveryFilter, DeliveryState, Outcome};
-use intake_core::store::StoreError;
-use sqlx::postgres::PgRow;
-use sqlx::{PgPool, Postgres, QueryBuilder, Row};
+use crate::PostgresDialect;
+use async_trait::async_trait;
+use intake_core::delivery::DeliveryFilter;
+use intake_store_sql::rows::deliveries::DeliveryRow;
+use intake_store_sql::{push_filter, Deliveries, Statement};
+use sqlx::{PgPool, Postgres};
 use std::time::Duration;
 use time::OffsetDateTime;
-
-const COLUMNS: &str =
-    "id, job_id, company_id, channel, target, state, attempts, next_attempt_at, created_at, \
-                       COALESCE(window_from, created_at) AS window_from, last_error, delivered_at";
 
 /// One statement: pending rows to a gone target are marked gone, and up to
 /// `$3` other due rows are leased (attempts + 1, next attempt at the lease's
@@ -36,78 +34,9 @@ WHERE id IN (
     FOR UPDATE SKIP LOCKED)
 RETURNING ";
 
-pub async fn claim(
-    pool: &PgPool,
-    now: OffsetDateTime,
-    lease: Duration,
-    limit: u32,
-) -> Result<Vec<Delivery>, StoreError> {
-    let rows = sqlx::query(&format!("{CLAIM}{COLUMNS}"))
-        .bind(now)
-        .bind(now + lease)
-        .bind(i64::from(limit))
-        .fetch_all(pool)
-        .await
-        .map_err(map_error)?;
-    let mut claimed = rows.iter().map(decode).collect::<Result<Vec<_>, _>>()?;
-    claimed.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
-    Ok(claimed)
-}
-
-pub async fn finish(
-    pool: &PgPool,
-    id: &str,
-    attempt: u32,
-    outcome: &Outcome,
-    now: OffsetDateTime,
-) -> Result<bool, StoreError> {
-    let attempt = attempt as i32;
-    let done = match outcome {
-        Outcome::Delivered => sqlx::query(
-            "UPDATE deliveries SET state = 'delivered', delivered_at = $2, updated_at = $2, last_error = NULL \
-             WHERE id = $1 AND state = 'pending'",
-        )
-        .bind(id)
-        .bind(now)
-        .execute(pool)
-        .await,
-        Outcome::Retry { at, error } => sqlx::query(
-            "UPDATE deliveries SET next_attempt_at = $3, last_error = $4, updated_at = $5 \
-             WHERE id = $1 AND state = 'pending' AND attempts = $2",
-        )
-        .bind(id)
-        .bind(attempt)
-        .bind(at)
-        .bind(error)
-        .bind(now)
-        .execute(pool)
-        .await,
-        Outcome::Dead { error } => sqlx::query(
-            "UPDATE deliveries SET state = 'dead', last_error = $3, updated_at = $4 \
-             WHERE id = $1 AND state = 'pending' AND attempts = $2",
-        )
-        .bind(id)
-        .bind(attempt)
-        .bind(error)
-        .bind(now)
-        .execute(pool)
-        .await,
-        Outcome::Gone { error } => return gone(pool, id, attempt, error, now).await,
-    };
-    Ok(done.map_err(map_error)?.rows_affected() > 0)
-}
-
 /// Marks the delivery gone, its target gone, and every pending delivery to
 /// that target gone, in one statement.
-async fn gone(
-    pool: &PgPool,
-    id: &str,
-    attempt: i32,
-    error: &str,
-    now: OffsetDateTime,
-) -> Result<bool, StoreError> {
-    let applied: Option<i32> = sqlx::query_scalar(
-        "WITH this AS (
+const GONE: &str = "WITH this AS (
             UPDATE deliveries SET state = 'gone', last_error = $3, updated_at = $4
             WHERE id = $1 AND state = 'pending' AND attempts = $2
             RETURNING channel, target
@@ -120,93 +49,90 @@ async fn gone(
             FROM this WHERE d.channel = this.channel AND d.target = this.target
                 AND d.state = 'pending' AND d.id <> $1
         )
-        SELECT 1 FROM this",
-    )
-    .bind(id)
-    .bind(attempt)
-    .bind(error)
-    .bind(now)
-    .fetch_optional(pool)
-    .await
-    .map_err(map_error)?;
-    Ok(applied.is_some())
-}
+        SELECT 1 FROM this";
 
-/// Appends ` WHERE …` for `filter`, with `extra` (a condition) when given.
-fn push_filter(query: &mut QueryBuilder<'_, Postgres>, filter: &DeliveryFilter, extra: &str) {
-    query.push(" WHERE TRUE");
-    if !filter.ids.is_empty() {
+#[async_trait]
+impl Deliveries for PostgresDialect {
+    const DELIVERY_COLUMNS: &'static str =
+        "id, job_id, company_id, channel, target, state, attempts, next_attempt_at, created_at, \
+         COALESCE(window_from, created_at) AS window_from, last_error, delivered_at";
+
+    const DELIVERY_ORDER: &'static str = " ORDER BY created_at, id";
+
+    const DELIVERED: &'static str =
+        "UPDATE deliveries SET state = 'delivered', delivered_at = $2, updated_at = $2, last_error = NULL \
+         WHERE id = $1 AND state = 'pending'";
+
+    const RETRY: &'static str =
+        "UPDATE deliveries SET next_attempt_at = $3, last_error = $4, updated_at = $5 \
+         WHERE id = $1 AND state = 'pending' AND attempts = $2";
+
+    const DEAD: &'static str =
+        "UPDATE deliveries SET state = 'dead', last_error = $3, updated_at = $4 \
+         WHERE id = $1 AND state = 'pending' AND attempts = $2";
+
+    async fn claim(
+        pool: &PgPool,
+        now: OffsetDateTime,
+        lease: Duration,
+        limit: u32,
+    ) -> Result<Vec<DeliveryRow<OffsetDateTime>>, sqlx::Error> {
+        sqlx::query_as(&format!("{CLAIM}{}", Self::DELIVERY_COLUMNS))
+            .bind(now)
+            .bind(now + lease)
+            .bind(i64::from(limit))
+            .fetch_all(pool)
+            .await
+    }
+
+    async fn gone(
+        pool: &PgPool,
+        id: &str,
+        attempt: i32,
+        error: &str,
+        now: OffsetDateTime,
+    ) -> Result<bool, sqlx::Error> {
+        let applied: Option<i32> = sqlx::query_scalar(GONE)
+            .bind(id)
+            .bind(attempt)
+            .bind(error)
+            .bind(now)
+            .fetch_optional(pool)
+            .await?;
+        Ok(applied.is_some())
+    }
+
+    /// One statement: the rows picked (and locked), made pending, and their
+    /// targets no longer gone.
+    async fn retry(
+        pool: &PgPool,
+        filter: &DeliveryFilter,
+        now: OffsetDateTime,
+    ) -> Result<u64, sqlx::Error> {
+        let mut query = Statement::<Postgres>::new("WITH picked AS (SELECT id FROM deliveries");
+        push_filter::<Self>(&mut query, filter);
+        query.push(" AND state IN ('dead', 'gone')");
+        query.push(Self::DELIVERY_ORDER);
+        if filter.limit > 0 {
+            query.push(" LIMIT ").push_bind(i64::from(filter.limit));
+        }
         query
-            .push(" AND id = ANY(")
-            .push_bind(filter.ids.clone())
-            .push(")");
+            .push(" FOR UPDATE), retried AS (UPDATE deliveries d SET state = 'pending', next_attempt_at = ")
+            .push_bind(now)
+            .push(", window_from = ")
+            .push_bind(now)
+            .push(", updated_at = ")
+            .push_bind(now)
+            .push(
+                " FROM picked WHERE d.id = picked.id RETURNING d.channel, d.target), \
+                 freed AS (DELETE FROM gone_targets g USING retried \
+                 WHERE g.channel = retried.channel AND g.target = retried.target) \
+                 SELECT COUNT(*) FROM retried",
+            );
+        let (sql, arguments) = query.into_parts()?;
+        let count: i64 = sqlx::query_scalar_with(&sql, arguments)
+            .fetch_one(pool)
+            .await?;
+        Ok(count as u64)
     }
-    if let Some(job_id) = &filter.job_id {
-        query.push(" AND job_id = ").push_bind(job_id.clone());
-    }
-    if let Some(state) = filter.state {
-        query.push(" AND state = ").push_bind(state.as_str());
-    }
-    if !extra.is_empty() {
-        query.push(" AND ").push(extra);
-    }
-    query.push(" ORDER BY created_at, id");
-    if filter.limit > 0 {
-        query.push(" LIMIT ").push_bind(i64::from(filter.limit));
-    }
-}
-
-pub async fn list(pool: &PgPool, filter: &DeliveryFilter) -> Result<Vec<Delivery>, StoreError> {
-    let mut query = QueryBuilder::new(format!("SELECT {COLUMNS} FROM deliveries"));
-    push_filter(&mut query, filter, "");
-    let rows = query.build().fetch_all(pool).await.map_err(map_error)?;
-    rows.iter().map(decode).collect()
-}
-
-pub async fn retry(
-    pool: &PgPool,
-    filter: &DeliveryFilter,
-    now: OffsetDateTime,
-) -> Result<u64, StoreError> {
-    let mut query = QueryBuilder::new("WITH picked AS (SELECT id FROM deliveries");
-    push_filter(&mut query, filter, "state IN ('dead', 'gone')");
-    query
-        .push(" FOR UPDATE), retried AS (UPDATE deliveries d SET state = 'pending', next_attempt_at = ")
-        .push_bind(now)
-        .push(", window_from = ")
-        .push_bind(now)
-        .push(", updated_at = ")
-        .push_bind(now)
-        .push(
-            " FROM picked WHERE d.id = picked.id RETURNING d.channel, d.target), \
-             freed AS (DELETE FROM gone_targets g USING retried \
-             WHERE g.channel = retried.channel AND g.target = retried.target) \
-             SELECT COUNT(*) FROM retried",
-        );
-    let count: i64 = query
-        .build_query_scalar()
-        .fetch_one(pool)
-        .await
-        .map_err(map_error)?;
-    Ok(count as u64)
-}
-
-fn decode(row: &PgRow) -> Result<Delivery, StoreError> {
-    let bad = |what: &str| StoreError::Other(format!("a delivery has a bad {what}"));
-    let channel: String = row.try_get("channel").map_err(map_error)?;
-    let state: String = row.try_get("state").map_err(map_error)?;
-    Ok(Delivery {
-        id: row.try_get("id").map_err(map_error)?,
-        job_id: row.try_get("job_id").map_err(map_error)?,
-        company_id: row.try_get::<i64, _>("company_id").map_err(map_error)? as u64,
-        channel: Channel::parse(&channel).ok_or_else(|| bad("channel"))?,
-        target: row.try_get("target").map_err(map_error)?,
-        state: DeliveryState::parse(&state).ok_or_else(|| bad("state"))?,
-        attempts: row.try_get::<i32, _>("attempts").map_err(map_error)? as u32,
-        next_attempt_at: row.try_get("next_attempt_at").map_err(map_error)?,
-        created_at: row.try_get("created_at").map_err(map_error)?,
-        window_from: row.try_get("window_from").map_err(map_error)?,
-        last_error: row.try_get("last_error").map_err(map_error)?,
-        delivered_at: row.try_get("delivered_at").map_err(map_error)?,
-    })
 }

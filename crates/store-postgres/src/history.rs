@@ -1,101 +1,49 @@
-//! SQL of a consumer's earlier jobs, for spam screening (issue 6), and of the
-//! one question a new job asks before it is screened.
+//! PostgreSQL's SQL of a consumer's earlier jobs, for spam screening
+//! (issue 6), and of the one question a new job asks before it is screened.
 
-use crate::errors::map_error;
-use intake_core::history::{ContactHistory, HistoryQuery};
-use intake_core::jobs::IdempotencyRecord;
-use intake_core::store::{EarlierOrHistory, StoreError};
-use sqlx::postgres::PgRow;
-use sqlx::{PgPool, Row};
-use time::OffsetDateTime;
+use crate::PostgresDialect;
+use intake_store_sql::History;
 
 /// Counts the consumer's earlier jobs of the query's environment since
 /// `$5`. The two arms of the UNION each walk one index (`jobs_by_email`,
 /// `jobs_by_phone`); the UNION drops a job found by both. One row.
-const HISTORY: &str = "\
-SELECT \
-    COUNT(*) FILTER (WHERE lower(email COLLATE \"C\") = lower($1 COLLATE \"C\")) AS by_email, \
-    COUNT(*) FILTER (WHERE phone = $2) AS by_phone, \
-    COUNT(*) FILTER (WHERE fingerprint = $3 AND key_id <> $4) AS same_text_other_keys \
-FROM ( \
-    SELECT id, email, phone, fingerprint, key_id FROM jobs \
-     WHERE lower(email COLLATE \"C\") = lower($1 COLLATE \"C\") AND received_at >= $5 AND environment = $6 \
-    UNION \
-    SELECT id, email, phone, fingerprint, key_id FROM jobs \
-     WHERE phone = $2 AND received_at >= $5 AND environment = $6 \
-) AS earlier";
-
-pub async fn contact_history(
-    pool: &PgPool,
-    query: &HistoryQuery,
-) -> Result<ContactHistory, StoreError> {
-    let row = bind(sqlx::query(HISTORY), query)
-        .fetch_one(pool)
-        .await
-        .map_err(map_error)?;
-    decode_history(&row)
+macro_rules! history {
+    () => {
+        "SELECT \
+             COUNT(*) FILTER (WHERE lower(email COLLATE \"C\") = lower($1 COLLATE \"C\")) AS by_email, \
+             COUNT(*) FILTER (WHERE phone = $2) AS by_phone, \
+             COUNT(*) FILTER (WHERE fingerprint = $3 AND key_id <> $4) AS same_text_other_keys \
+         FROM ( \
+             SELECT id, email, phone, fingerprint, key_id FROM jobs \
+              WHERE lower(email COLLATE \"C\") = lower($1 COLLATE \"C\") AND received_at >= $5 AND environment = $6 \
+             UNION \
+             SELECT id, email, phone, fingerprint, key_id FROM jobs \
+              WHERE phone = $2 AND received_at >= $5 AND environment = $6 \
+         ) AS earlier"
+    };
 }
 
-/// The history and the first unexpired record of `scopes` (in their order)
-/// in one round trip: a request's reads before screening are what the
-/// store's throughput is spent on, far more than its write.
-pub async fn earlier_answer_or_history(
-    pool: &PgPool,
-    scopes: &[String],
-    now: OffsetDateTime,
-    query: &HistoryQuery,
-) -> Result<EarlierOrHistory, StoreError> {
-    let sql = format!(
-        "SELECT h.*, i.scope, i.request_hash, i.status, i.body, i.expires_at \
-         FROM ({HISTORY}) AS h \
+impl History for PostgresDialect {
+    const HISTORY: &'static str = history!();
+
+    /// The history and the first unexpired record of the scopes in one
+    /// round trip: a request's reads before screening are what the store's
+    /// throughput is spent on, far more than its write.
+    const EARLIER: &'static str = concat!(
+        "SELECT h.*, i.scope, i.request_hash, i.status, i.body, i.expires_at FROM (",
+        history!(),
+        ") AS h \
          LEFT JOIN LATERAL ( \
              SELECT scope, request_hash, status, body, expires_at FROM idempotency \
               WHERE scope = ANY($7) AND expires_at > $8 \
               ORDER BY array_position($7, scope) LIMIT 1 \
          ) AS i ON true"
     );
-    let row = bind(sqlx::query(&sql), query)
-        .bind(scopes)
-        .bind(now)
-        .fetch_one(pool)
-        .await
-        .map_err(map_error)?;
-    let scope: Option<String> = row.try_get("scope").map_err(map_error)?;
-    let Some(scope) = scope else {
-        return decode_history(&row).map(EarlierOrHistory::History);
-    };
-    let status: i32 = row.try_get("status").map_err(map_error)?;
-    Ok(EarlierOrHistory::Earlier(IdempotencyRecord {
-        scope,
-        request_hash: row.try_get("request_hash").map_err(map_error)?,
-        status: u16::try_from(status)
-            .map_err(|_| StoreError::Other("a stored answer has a bad status".into()))?,
-        body: row.try_get("body").map_err(map_error)?,
-        expires_at: row.try_get("expires_at").map_err(map_error)?,
-    }))
-}
 
-fn bind<'q>(
-    statement: sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>,
-    query: &'q HistoryQuery,
-) -> sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments> {
-    statement
-        .bind(&query.email)
-        .bind(&query.phone)
-        .bind(&query.fingerprint)
-        .bind(&query.key_id)
-        .bind(query.since)
-        .bind(query.environment.as_str())
-}
+    /// A text array.
+    type Scopes = Vec<String>;
 
-fn decode_history(row: &PgRow) -> Result<ContactHistory, StoreError> {
-    let count = |name: &str| -> Result<u32, StoreError> {
-        let value: i64 = row.try_get(name).map_err(map_error)?;
-        u32::try_from(value).map_err(|_| StoreError::Other("a bad history count".into()))
-    };
-    Ok(ContactHistory {
-        by_email: count("by_email")?,
-        by_phone: count("by_phone")?,
-        same_text_other_keys: count("same_text_other_keys")?,
-    })
+    fn scopes(scopes: &[String]) -> Vec<String> {
+        scopes.to_vec()
+    }
 }

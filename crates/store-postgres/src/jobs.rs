@@ -1,26 +1,14 @@
-//! SQL that writes jobs: any number of jobs with their recipients, images
-//! and, for production jobs, outbox rows, in one statement.
+//! PostgreSQL's SQL of jobs and their idempotency records: any number of
+//! jobs with their recipients, images and, for production jobs, outbox rows
+//! are written in one statement.
 
-use crate::errors::map_error;
-use crate::idempotency;
-use intake_core::jobs::{CreateOutcome, NewJob};
-use intake_core::store::StoreError;
+use crate::PostgresDialect;
+use async_trait::async_trait;
+use intake_core::jobs::NewJob;
 use intake_core::Environment;
+use intake_store_sql::rows::jobs::{image_rows, recipient_rows};
+use intake_store_sql::Jobs;
 use sqlx::PgConnection;
-use time::OffsetDateTime;
-
-/// Writes one job on `conn`, inside a savepoint of the writer's batch
-/// transaction: its idempotency scopes first, and nothing else if one of
-/// them is held by an unexpired record (the caller rolls the savepoint back).
-pub async fn create_in(conn: &mut PgConnection, job: &NewJob) -> Result<CreateOutcome, StoreError> {
-    if let Some(existing) =
-        idempotency::take(conn, &job.idempotency, OffsetDateTime::now_utc()).await?
-    {
-        return Ok(CreateOutcome::Existing(existing));
-    }
-    insert_jobs(conn, &[job]).await.map_err(map_error)?;
-    Ok(CreateOutcome::Created)
-}
 
 /// The job rows, their recipients and images, and one delivery per recipient
 /// and channel that the trade's directory record names (production jobs
@@ -55,140 +43,141 @@ CROSS JOIN LATERAL (VALUES ('webhook', t.webhook_url), ('email', t.email)) AS c 
 LEFT JOIN gone_targets g ON g.channel = c.channel AND g.target = c.target
 WHERE r.production AND c.target IS NOT NULL";
 
-/// Writes `jobs` whole (no idempotency records: see [`create_in`]).
-pub async fn insert_jobs(conn: &mut PgConnection, jobs: &[&NewJob]) -> Result<(), sqlx::Error> {
-    fn column<'a, T>(jobs: &[&'a NewJob], f: impl Fn(&'a NewJob) -> T) -> Vec<T> {
-        jobs.iter().map(|job| f(job)).collect()
+#[async_trait]
+impl Jobs for PostgresDialect {
+    const IDEMPOTENCY: &'static str = "SELECT scope, request_hash, status, body, expires_at \
+         FROM idempotency WHERE scope = $1 AND expires_at > $2";
+
+    const PURGE_IDEMPOTENCY: &'static str = "DELETE FROM idempotency WHERE expires_at <= $1";
+
+    const RECENT_LEADS: &'static str =
+        "SELECT company_id, COUNT(*) FROM job_recipients WHERE created_at >= ";
+
+    /// Each column comes as one array over all the rows: one statement
+    /// (`INSERT_JOBS`) whatever the number of jobs.
+    async fn insert_jobs(conn: &mut PgConnection, jobs: &[&NewJob]) -> Result<(), sqlx::Error> {
+        fn column<'a, T>(jobs: &[&'a NewJob], f: impl Fn(&'a NewJob) -> T) -> Vec<T> {
+            jobs.iter().map(|job| f(job)).collect()
+        }
+        let recipients = recipient_rows(jobs);
+        let images = image_rows(jobs);
+        let address = |job: &NewJob| job.job.address.clone();
+        sqlx::query(INSERT_JOBS)
+            .bind(column(jobs, |j| j.id.clone()))
+            .bind(column(jobs, |j| j.environment.as_str()))
+            .bind(column(jobs, |j| j.key_id.clone()))
+            .bind(column(jobs, |j| j.application.clone()))
+            .bind(column(jobs, |j| j.creation_source.as_str()))
+            .bind(column(jobs, |j| j.request_id.clone()))
+            .bind(column(jobs, |j| j.received_at))
+            .bind(column(jobs, |j| j.job.category_id as i32))
+            .bind(column(jobs, |j| j.job.description.clone()))
+            .bind(column(jobs, |j| j.job.email.as_str().to_owned()))
+            .bind(column(jobs, |j| j.job.phone.as_str().to_owned()))
+            .bind(column(jobs, |j| j.job.first_name.clone()))
+            .bind(column(jobs, |j| j.job.last_name.clone()))
+            .bind(column(jobs, |j| j.job.postcode.as_str().to_owned()))
+            .bind(column(jobs, |j| address(j).map(|a| a.line1)))
+            .bind(column(jobs, |j| address(j).and_then(|a| a.line2)))
+            .bind(column(jobs, |j| address(j).and_then(|a| a.line3)))
+            .bind(column(jobs, |j| address(j).map(|a| a.city)))
+            .bind(column(jobs, |j| {
+                address(j).map(|a| a.postcode.as_str().to_owned())
+            }))
+            .bind(column(jobs, |j| {
+                j.job.preferred_start.map(|p| p.id.as_str())
+            }))
+            .bind(column(jobs, |j| j.job.preferred_start.and_then(|p| p.date)))
+            .bind(column(jobs, |j| {
+                intake_core::history::fingerprint(&j.job.description)
+            }))
+            .bind(
+                recipients
+                    .iter()
+                    .map(|(j, _)| j.id.clone())
+                    .collect::<Vec<_>>(),
+            )
+            .bind(
+                recipients
+                    .iter()
+                    .map(|(_, r)| r.company_id as i64)
+                    .collect::<Vec<_>>(),
+            )
+            .bind(
+                recipients
+                    .iter()
+                    .map(|(_, r)| r.name.clone())
+                    .collect::<Vec<_>>(),
+            )
+            .bind(
+                recipients
+                    .iter()
+                    .map(|(_, r)| r.rank as i32)
+                    .collect::<Vec<_>>(),
+            )
+            .bind(
+                recipients
+                    .iter()
+                    .map(|(j, _)| j.received_at)
+                    .collect::<Vec<_>>(),
+            )
+            .bind(
+                recipients
+                    .iter()
+                    .map(|(j, _)| j.environment == Environment::Production)
+                    .collect::<Vec<_>>(),
+            )
+            .bind(
+                images
+                    .iter()
+                    .map(|(j, _, _)| j.id.clone())
+                    .collect::<Vec<_>>(),
+            )
+            .bind(images.iter().map(|(_, n, _)| *n as i32).collect::<Vec<_>>())
+            .bind(
+                images
+                    .iter()
+                    .map(|(_, _, i)| i.id.clone())
+                    .collect::<Vec<_>>(),
+            )
+            .bind(
+                images
+                    .iter()
+                    .map(|(_, _, i)| i.object_key.clone())
+                    .collect::<Vec<_>>(),
+            )
+            .bind(
+                images
+                    .iter()
+                    .map(|(_, _, i)| i.file_name.clone())
+                    .collect::<Vec<_>>(),
+            )
+            .bind(
+                images
+                    .iter()
+                    .map(|(_, _, i)| i.content_type.clone())
+                    .collect::<Vec<_>>(),
+            )
+            .bind(
+                images
+                    .iter()
+                    .map(|(_, _, i)| i.width as i32)
+                    .collect::<Vec<_>>(),
+            )
+            .bind(
+                images
+                    .iter()
+                    .map(|(_, _, i)| i.height as i32)
+                    .collect::<Vec<_>>(),
+            )
+            .bind(
+                images
+                    .iter()
+                    .map(|(_, _, i)| i.bytes as i64)
+                    .collect::<Vec<_>>(),
+            )
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
     }
-    let recipients: Vec<_> = jobs
-        .iter()
-        .flat_map(|job| job.recipients.iter().map(move |r| (*job, r)))
-        .collect();
-    let images: Vec<_> = jobs
-        .iter()
-        .flat_map(|job| {
-            job.images
-                .iter()
-                .enumerate()
-                .map(move |(n, i)| (*job, n, i))
-        })
-        .collect();
-    let address = |job: &NewJob| job.job.address.clone();
-    sqlx::query(INSERT_JOBS)
-        .bind(column(jobs, |j| j.id.clone()))
-        .bind(column(jobs, |j| j.environment.as_str()))
-        .bind(column(jobs, |j| j.key_id.clone()))
-        .bind(column(jobs, |j| j.application.clone()))
-        .bind(column(jobs, |j| j.creation_source.as_str()))
-        .bind(column(jobs, |j| j.request_id.clone()))
-        .bind(column(jobs, |j| j.received_at))
-        .bind(column(jobs, |j| j.job.category_id as i32))
-        .bind(column(jobs, |j| j.job.description.clone()))
-        .bind(column(jobs, |j| j.job.email.as_str().to_owned()))
-        .bind(column(jobs, |j| j.job.phone.as_str().to_owned()))
-        .bind(column(jobs, |j| j.job.first_name.clone()))
-        .bind(column(jobs, |j| j.job.last_name.clone()))
-        .bind(column(jobs, |j| j.job.postcode.as_str().to_owned()))
-        .bind(column(jobs, |j| address(j).map(|a| a.line1)))
-        .bind(column(jobs, |j| address(j).and_then(|a| a.line2)))
-        .bind(column(jobs, |j| address(j).and_then(|a| a.line3)))
-        .bind(column(jobs, |j| address(j).map(|a| a.city)))
-        .bind(column(jobs, |j| {
-            address(j).map(|a| a.postcode.as_str().to_owned())
-        }))
-        .bind(column(jobs, |j| {
-            j.job.preferred_start.map(|p| p.id.as_str())
-        }))
-        .bind(column(jobs, |j| j.job.preferred_start.and_then(|p| p.date)))
-        .bind(column(jobs, |j| {
-            intake_core::history::fingerprint(&j.job.description)
-        }))
-        .bind(
-            recipients
-                .iter()
-                .map(|(j, _)| j.id.clone())
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            recipients
-                .iter()
-                .map(|(_, r)| r.company_id as i64)
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            recipients
-                .iter()
-                .map(|(_, r)| r.name.clone())
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            recipients
-                .iter()
-                .map(|(_, r)| r.rank as i32)
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            recipients
-                .iter()
-                .map(|(j, _)| j.received_at)
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            recipients
-                .iter()
-                .map(|(j, _)| j.environment == Environment::Production)
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            images
-                .iter()
-                .map(|(j, _, _)| j.id.clone())
-                .collect::<Vec<_>>(),
-        )
-        .bind(images.iter().map(|(_, n, _)| *n as i32).collect::<Vec<_>>())
-        .bind(
-            images
-                .iter()
-                .map(|(_, _, i)| i.id.clone())
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            images
-                .iter()
-                .map(|(_, _, i)| i.object_key.clone())
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            images
-                .iter()
-                .map(|(_, _, i)| i.file_name.clone())
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            images
-                .iter()
-                .map(|(_, _, i)| i.content_type.clone())
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            images
-                .iter()
-                .map(|(_, _, i)| i.width as i32)
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            images
-                .iter()
-                .map(|(_, _, i)| i.height as i32)
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            images
-                .iter()
-                .map(|(_, _, i)| i.bytes as i64)
-                .collect::<Vec<_>>(),
-        )
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
 }

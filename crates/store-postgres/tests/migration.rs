@@ -2,8 +2,8 @@
 //! and opening the store rebuilds its search cards.
 
 use intake_core::contract;
-use intake_store_postgres::testing::TestDatabase;
 use intake_store_postgres::PostgresStore;
+use intake_test_support::postgres::TestDatabase;
 use std::borrow::Cow;
 
 #[tokio::test]

@@ -1,12 +1,12 @@
 //! The store while its database is away: every operation fails as
 //! `Unavailable` within a few seconds (never hangs, never half-writes), and
 //! works again by itself when the database is back. The outage is a cut
-//! proxy (`testing::OutageProxy`), so the shared test server keeps running.
+//! proxy (`intake_test_support::postgres::OutageProxy`), so the shared test server keeps running.
 
 use intake_core::jobs::{CreateOutcome, CreationSource, NewJob, NewRecipient};
 use intake_core::{Environment, Store, StoreError};
-use intake_store_postgres::testing::{OutageProxy, TestDatabase};
 use intake_store_postgres::PostgresStore;
+use intake_test_support::postgres::{OutageProxy, TestDatabase};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -7,37 +7,34 @@
 //! A job meeting an unexpired record of one of its scopes writes nothing. The
 //! batches this path declines (a scope shared by two jobs of the batch, a
 //! failed statement) are written again through it one job at a time, each
-//! in a savepoint ([`crate::writer`]).
+//! in a savepoint ([`intake_store_sql::writer`]).
 
-use crate::jobs::{decode_idempotency, insert_jobs, millis};
+use crate::SqliteDialect;
+use async_trait::async_trait;
 use intake_core::group_commit::scope_owners;
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
 use intake_core::store::StoreError;
+use intake_store_sql::rows::jobs::{records_by_scope, IdempotencyRow};
+use intake_store_sql::{Batch, Declined, Jobs, Millis, StoredTime};
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 use std::collections::HashMap;
 use time::OffsetDateTime;
 
-/// Why the fast path did not write a batch.
-#[derive(Debug)]
-pub enum Declined {
-    /// Two jobs of the batch share a scope: roll back and write the jobs one
-    /// by one, so that the first wins and the second sees its record.
-    Slow,
-    /// A statement failed; the transaction must be rolled back.
-    Failed(StoreError),
-}
-
-impl From<StoreError> for Declined {
-    fn from(error: StoreError) -> Self {
-        Declined::Failed(error)
-    }
-}
-
 /// Scopes per statement: each is one bound value, far under SQLite's limit.
 const SCOPES: usize = 500;
 
+#[async_trait]
+impl Batch for SqliteDialect {
+    async fn write_batch(
+        conn: &mut SqliteConnection,
+        jobs: &[&NewJob],
+    ) -> Result<Vec<CreateOutcome>, Declined> {
+        write(conn, jobs).await
+    }
+}
+
 /// Writes `jobs` inside the caller's IMMEDIATE transaction; one outcome per job.
-pub async fn write(
+async fn write(
     conn: &mut SqliteConnection,
     jobs: &[&NewJob],
 ) -> Result<Vec<CreateOutcome>, Declined> {
@@ -69,7 +66,7 @@ pub async fn write(
         let records: Vec<&IdempotencyRecord> =
             winners.iter().flat_map(|job| &job.idempotency).collect();
         insert_records(conn, &records, winners.len() == 1).await?;
-        insert_jobs(conn, &winners).await?;
+        SqliteDialect::insert_jobs(conn, &winners).await?;
     }
     Ok(outcomes)
 }
@@ -80,25 +77,19 @@ async fn select(
     scopes: &[&str],
 ) -> Result<HashMap<String, IdempotencyRecord>, StoreError> {
     let mut select = QueryBuilder::<Sqlite>::new(
-        "SELECT scope, request_hash, status, body, expires_ms FROM idempotency WHERE scope IN (",
+        "SELECT scope, request_hash, status, body, expires_ms AS expires_at FROM idempotency WHERE scope IN (",
     );
     let mut list = select.separated(", ");
     for scope in scopes {
         list.push_bind(*scope);
     }
     select.push(")");
-    let rows = select
-        .build()
+    let rows: Vec<IdempotencyRow<Millis>> = select
+        .build_query_as()
         .persistent(scopes.len() <= 2)
         .fetch_all(&mut *conn)
-        .await
-        .map_err(crate::errors::map_error)?;
-    rows.iter()
-        .map(|row| {
-            let record = decode_idempotency(row)?;
-            Ok((record.scope.clone(), record))
-        })
-        .collect()
+        .await?;
+    records_by_scope(rows)
 }
 
 /// Stores the records of the jobs being written, in one statement per
@@ -119,18 +110,13 @@ async fn insert_records(
                 .push_bind(&record.request_hash)
                 .push_bind(record.status)
                 .push_bind(&record.body)
-                .push_bind(millis(record.expires_at));
+                .push_bind(Millis::stored(record.expires_at));
         });
         insert.push(
             " ON CONFLICT (scope) DO UPDATE SET request_hash = excluded.request_hash, \
              status = excluded.status, body = excluded.body, expires_ms = excluded.expires_ms",
         );
-        insert
-            .build()
-            .persistent(lone)
-            .execute(&mut *conn)
-            .await
-            .map_err(crate::errors::map_error)?;
+        insert.build().persistent(lone).execute(&mut *conn).await?;
     }
     Ok(())
 }

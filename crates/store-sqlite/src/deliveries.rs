@@ -1,34 +1,161 @@
-//! SQL of the delivery outbox. SQLite has one writer at a time, so a claim is
-//! a compare-and-set UPDATE: the rows it moves past their lease are no longer
-//! due for anyone else, in this process or another.
+//! SQLite's SQL of the delivery outbox. SQLite has one writer at a time, so
+//! a claim is a compare-and-set UPDATE: the rows it moves past their lease
+//! are no longer due for anyone else, in this process or another.
 
-use crate::errors::map_error;
-use intake_core::delivery::{Channel, Delivery, DeliveryFilter, DeliveryState, Outcome};
+use crate::SqliteDialect;
+use async_trait::async_trait;
+use intake_core::delivery::{Channel, DeliveryFilter};
 use intake_core::jobs::NewJob;
-use intake_core::store::StoreError;
 use intake_core::Environment;
-use sqlx::sqlite::SqliteRow;
-use sqlx::{QueryBuilder, Row, Sqlite, SqliteConnection, SqlitePool};
+use intake_store_sql::rows::deliveries::DeliveryRow;
+use intake_store_sql::{push_filter, Deliveries, Dialect, Millis, Statement, StoredTime};
+use sqlx::{QueryBuilder, Sqlite, SqliteConnection, SqlitePool};
 use std::time::Duration;
 use time::OffsetDateTime;
 
-const COLUMNS: &str = "id, job_id, company_id, channel, target, state, attempts, next_attempt_ms, \
-                       created_ms, COALESCE(window_from_ms, created_ms) AS window_from_ms, last_error, delivered_ms";
+#[async_trait]
+impl Deliveries for SqliteDialect {
+    const DELIVERY_COLUMNS: &'static str =
+        "id, job_id, company_id, channel, target, state, attempts, next_attempt_ms AS next_attempt_at, \
+         created_ms AS created_at, COALESCE(window_from_ms, created_ms) AS window_from, last_error, \
+         delivered_ms AS delivered_at";
 
-fn millis(at: OffsetDateTime) -> i64 {
-    (at.unix_timestamp_nanos() / 1_000_000) as i64
-}
+    const DELIVERY_ORDER: &'static str = " ORDER BY created_ms, id";
 
-fn from_millis(ms: i64) -> Result<OffsetDateTime, StoreError> {
-    OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
-        .map_err(|_| StoreError::Other("a stored delivery has a bad time".into()))
+    const DELIVERED: &'static str =
+        "UPDATE deliveries SET state = 'delivered', delivered_ms = ?2, updated_ms = ?2, last_error = NULL \
+         WHERE id = ?1 AND state = 'pending'";
+
+    const RETRY: &'static str =
+        "UPDATE deliveries SET next_attempt_ms = ?3, last_error = ?4, updated_ms = ?5 \
+         WHERE id = ?1 AND state = 'pending' AND attempts = ?2";
+
+    const DEAD: &'static str =
+        "UPDATE deliveries SET state = 'dead', last_error = ?3, updated_ms = ?4 \
+         WHERE id = ?1 AND state = 'pending' AND attempts = ?2";
+
+    async fn claim(
+        pool: &SqlitePool,
+        now: OffsetDateTime,
+        lease: Duration,
+        limit: u32,
+    ) -> Result<Vec<DeliveryRow<Millis>>, sqlx::Error> {
+        let now_ms = Millis::stored(now);
+        let mut tx = pool.begin_with(Self::BEGIN_WRITE).await?;
+        sqlx::query(
+            "UPDATE deliveries SET state = 'gone', updated_ms = ?1, last_error = 'the target answered 410 Gone earlier' \
+             WHERE state = 'pending' AND next_attempt_ms <= ?1 AND EXISTS \
+             (SELECT 1 FROM gone_targets g WHERE g.channel = deliveries.channel AND g.target = deliveries.target)",
+        )
+        .bind(now_ms)
+        .execute(&mut *tx)
+        .await?;
+        let rows = sqlx::query_as(&format!(
+            "UPDATE deliveries SET attempts = attempts + 1, next_attempt_ms = ?1, updated_ms = ?2 \
+             WHERE id IN (SELECT id FROM deliveries WHERE state = 'pending' AND next_attempt_ms <= ?2 \
+             ORDER BY next_attempt_ms, id LIMIT ?3) RETURNING {}",
+            Self::DELIVERY_COLUMNS
+        ))
+        .bind(Millis::stored(now + lease))
+        .bind(now_ms)
+        .bind(i64::from(limit))
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(rows)
+    }
+
+    async fn gone(
+        pool: &SqlitePool,
+        id: &str,
+        attempt: i32,
+        error: &str,
+        now: OffsetDateTime,
+    ) -> Result<bool, sqlx::Error> {
+        let now_ms = Millis::stored(now);
+        let mut tx = pool.begin_with(Self::BEGIN_WRITE).await?;
+        let Some((channel, target)) = sqlx::query_as::<_, (String, String)>(
+            "UPDATE deliveries SET state = 'gone', updated_ms = ?1, last_error = ?2 \
+             WHERE id = ?3 AND state = 'pending' AND attempts = ?4 RETURNING channel, target",
+        )
+        .bind(now_ms)
+        .bind(error)
+        .bind(id)
+        .bind(attempt)
+        .fetch_optional(&mut *tx)
+        .await?
+        else {
+            return Ok(false);
+        };
+        sqlx::query(
+            "INSERT INTO gone_targets (channel, target, gone_ms) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+        )
+        .bind(&channel)
+        .bind(&target)
+        .bind(now_ms)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE deliveries SET state = 'gone', updated_ms = ?1, last_error = ?2 \
+             WHERE state = 'pending' AND channel = ?3 AND target = ?4",
+        )
+        .bind(now_ms)
+        .bind(error)
+        .bind(&channel)
+        .bind(&target)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn retry(
+        pool: &SqlitePool,
+        filter: &DeliveryFilter,
+        now: OffsetDateTime,
+    ) -> Result<u64, sqlx::Error> {
+        let now_ms = Millis::stored(now);
+        let mut tx = pool.begin_with(Self::BEGIN_WRITE).await?;
+        let mut forget = Statement::<Sqlite>::new(
+            "DELETE FROM gone_targets WHERE (channel, target) IN (SELECT channel, target FROM deliveries",
+        );
+        push_filter::<Self>(&mut forget, filter);
+        forget.push(" AND state = 'gone')");
+        let (sql, arguments) = forget.into_parts()?;
+        sqlx::query_with(&sql, arguments).execute(&mut *tx).await?;
+        let mut revive =
+            Statement::<Sqlite>::new("UPDATE deliveries SET state = 'pending', next_attempt_ms = ");
+        revive
+            .push_bind(now_ms)
+            .push(", window_from_ms = ")
+            .push_bind(now_ms)
+            .push(", updated_ms = ")
+            .push_bind(now_ms);
+        push_filter::<Self>(&mut revive, filter);
+        revive.push(" AND state IN ('dead', 'gone')");
+        if filter.limit > 0 {
+            revive.push(" AND id IN (SELECT id FROM deliveries");
+            push_filter::<Self>(&mut revive, filter);
+            revive
+                .push(" AND state IN ('dead', 'gone') ORDER BY created_ms, id LIMIT ")
+                .push_bind(i64::from(filter.limit))
+                .push(")");
+        }
+        let (sql, arguments) = revive.into_parts()?;
+        let done = sqlx::query_with(&sql, arguments).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(done.rows_affected())
+    }
 }
 
 /// Writes the deliveries of production jobs inside their transaction: one
 /// per recipient and channel that the trade's record names now, due at the
 /// job's time (its recipients' `created_ms`). Two statements, whatever the
 /// number of jobs.
-pub async fn insert_for(conn: &mut SqliteConnection, jobs: &[&NewJob]) -> Result<(), StoreError> {
+pub(crate) async fn insert_for(
+    conn: &mut SqliteConnection,
+    jobs: &[&NewJob],
+) -> Result<(), sqlx::Error> {
     let production: Vec<&str> = jobs
         .iter()
         .filter(|job| job.environment == Environment::Production)
@@ -55,263 +182,8 @@ pub async fn insert_for(conn: &mut SqliteConnection, jobs: &[&NewJob]) -> Result
                 .build()
                 .persistent(chunk.len() == 1)
                 .execute(&mut *conn)
-                .await
-                .map_err(map_error)?;
+                .await?;
         }
     }
     Ok(())
-}
-
-pub async fn claim(
-    pool: &SqlitePool,
-    now: OffsetDateTime,
-    lease: Duration,
-    limit: u32,
-) -> Result<Vec<Delivery>, StoreError> {
-    let now_ms = millis(now);
-    let lease_end = millis(now + lease);
-    let mut tx = pool
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(map_error)?;
-    sqlx::query(
-        "UPDATE deliveries SET state = 'gone', updated_ms = ?1, last_error = 'the target answered 410 Gone earlier' \
-         WHERE state = 'pending' AND next_attempt_ms <= ?1 AND EXISTS \
-         (SELECT 1 FROM gone_targets g WHERE g.channel = deliveries.channel AND g.target = deliveries.target)",
-    )
-    .bind(now_ms)
-    .execute(&mut *tx)
-    .await
-    .map_err(map_error)?;
-    let rows = sqlx::query(&format!(
-        "UPDATE deliveries SET attempts = attempts + 1, next_attempt_ms = ?1, updated_ms = ?2 \
-         WHERE id IN (SELECT id FROM deliveries WHERE state = 'pending' AND next_attempt_ms <= ?2 \
-         ORDER BY next_attempt_ms, id LIMIT ?3) RETURNING {COLUMNS}"
-    ))
-    .bind(lease_end)
-    .bind(now_ms)
-    .bind(i64::from(limit))
-    .fetch_all(&mut *tx)
-    .await
-    .map_err(map_error)?;
-    tx.commit().await.map_err(map_error)?;
-    let mut claimed = rows.iter().map(decode).collect::<Result<Vec<_>, _>>()?;
-    claimed.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
-    Ok(claimed)
-}
-
-pub async fn finish(
-    pool: &SqlitePool,
-    id: &str,
-    attempt: u32,
-    outcome: &Outcome,
-    now: OffsetDateTime,
-) -> Result<bool, StoreError> {
-    let now_ms = millis(now);
-    let applied = match outcome {
-        Outcome::Delivered => sqlx::query(
-            "UPDATE deliveries SET state = 'delivered', delivered_ms = ?1, updated_ms = ?1, last_error = NULL \
-             WHERE id = ?2 AND state = 'pending'",
-        )
-        .bind(now_ms)
-        .bind(id)
-        .execute(pool)
-        .await
-        .map_err(map_error)?
-        .rows_affected(),
-        Outcome::Retry { at, error } => sqlx::query(
-            "UPDATE deliveries SET next_attempt_ms = ?1, updated_ms = ?2, last_error = ?3 \
-             WHERE id = ?4 AND state = 'pending' AND attempts = ?5",
-        )
-        .bind(millis(*at))
-        .bind(now_ms)
-        .bind(error)
-        .bind(id)
-        .bind(attempt)
-        .execute(pool)
-        .await
-        .map_err(map_error)?
-        .rows_affected(),
-        Outcome::Dead { error } => sqlx::query(
-            "UPDATE deliveries SET state = 'dead', updated_ms = ?1, last_error = ?2 \
-             WHERE id = ?3 AND state = 'pending' AND attempts = ?4",
-        )
-        .bind(now_ms)
-        .bind(error)
-        .bind(id)
-        .bind(attempt)
-        .execute(pool)
-        .await
-        .map_err(map_error)?
-        .rows_affected(),
-        Outcome::Gone { error } => return gone(pool, id, attempt, error, now_ms).await,
-    };
-    Ok(applied > 0)
-}
-
-/// Marks the delivery gone, remembers its target, and marks every other
-/// pending delivery to that target gone too: one transaction.
-async fn gone(
-    pool: &SqlitePool,
-    id: &str,
-    attempt: u32,
-    error: &str,
-    now_ms: i64,
-) -> Result<bool, StoreError> {
-    let mut tx = pool
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(map_error)?;
-    let Some(row) = sqlx::query(
-        "UPDATE deliveries SET state = 'gone', updated_ms = ?1, last_error = ?2 \
-         WHERE id = ?3 AND state = 'pending' AND attempts = ?4 RETURNING channel, target",
-    )
-    .bind(now_ms)
-    .bind(error)
-    .bind(id)
-    .bind(attempt)
-    .fetch_optional(&mut *tx)
-    .await
-    .map_err(map_error)?
-    else {
-        return Ok(false);
-    };
-    let channel: String = row.try_get("channel").map_err(map_error)?;
-    let target: String = row.try_get("target").map_err(map_error)?;
-    sqlx::query("INSERT INTO gone_targets (channel, target, gone_ms) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING")
-        .bind(&channel)
-        .bind(&target)
-        .bind(now_ms)
-        .execute(&mut *tx)
-        .await
-        .map_err(map_error)?;
-    sqlx::query(
-        "UPDATE deliveries SET state = 'gone', updated_ms = ?1, last_error = ?2 \
-         WHERE state = 'pending' AND channel = ?3 AND target = ?4",
-    )
-    .bind(now_ms)
-    .bind(error)
-    .bind(&channel)
-    .bind(&target)
-    .execute(&mut *tx)
-    .await
-    .map_err(map_error)?;
-    tx.commit().await.map_err(map_error)?;
-    Ok(true)
-}
-
-/// Appends the WHERE clause of `filter` (always at least `WHERE 1 = 1`).
-fn push_filter(query: &mut QueryBuilder<'_, Sqlite>, filter: &DeliveryFilter) {
-    query.push(" WHERE 1 = 1");
-    if !filter.ids.is_empty() {
-        query.push(" AND id IN (");
-        let mut ids = query.separated(", ");
-        for id in &filter.ids {
-            ids.push_bind(id.clone());
-        }
-        query.push(")");
-    }
-    if let Some(job_id) = &filter.job_id {
-        query.push(" AND job_id = ").push_bind(job_id.clone());
-    }
-    if let Some(state) = filter.state {
-        query.push(" AND state = ").push_bind(state.as_str());
-    }
-}
-
-pub async fn list(pool: &SqlitePool, filter: &DeliveryFilter) -> Result<Vec<Delivery>, StoreError> {
-    let mut query = QueryBuilder::<Sqlite>::new(format!("SELECT {COLUMNS} FROM deliveries"));
-    push_filter(&mut query, filter);
-    query.push(" ORDER BY created_ms, id");
-    if filter.limit > 0 {
-        query.push(" LIMIT ").push_bind(i64::from(filter.limit));
-    }
-    let rows = query.build().fetch_all(pool).await.map_err(map_error)?;
-    rows.iter().map(decode).collect()
-}
-
-pub async fn retry(
-    pool: &SqlitePool,
-    filter: &DeliveryFilter,
-    now: OffsetDateTime,
-) -> Result<u64, StoreError> {
-    let now_ms = millis(now);
-    let mut tx = pool
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(map_error)?;
-    let mut forget = QueryBuilder::<Sqlite>::new(
-        "DELETE FROM gone_targets WHERE (channel, target) IN (SELECT channel, target FROM deliveries",
-    );
-    push_filter(&mut forget, filter);
-    forget.push(" AND state = 'gone')");
-    forget.build().execute(&mut *tx).await.map_err(map_error)?;
-    let mut revive =
-        QueryBuilder::<Sqlite>::new("UPDATE deliveries SET state = 'pending', next_attempt_ms = ");
-    revive
-        .push_bind(now_ms)
-        .push(", window_from_ms = ")
-        .push_bind(now_ms)
-        .push(", updated_ms = ")
-        .push_bind(now_ms);
-    push_filter(&mut revive, filter);
-    revive.push(" AND state IN ('dead', 'gone')");
-    if filter.limit > 0 {
-        revive.push(" AND id IN (SELECT id FROM deliveries");
-        push_filter(&mut revive, filter);
-        revive
-            .push(" AND state IN ('dead', 'gone') ORDER BY created_ms, id LIMIT ")
-            .push_bind(i64::from(filter.limit))
-            .push(")");
-    }
-    let done = revive.build().execute(&mut *tx).await.map_err(map_error)?;
-    tx.commit().await.map_err(map_error)?;
-    Ok(done.rows_affected())
-}
-
-/// Delivery states of a job's recipients, by company id.
-pub async fn states_of_job(
-    pool: &SqlitePool,
-    job_id: &str,
-) -> Result<Vec<(u64, DeliveryState)>, StoreError> {
-    let rows = sqlx::query("SELECT company_id, state FROM deliveries WHERE job_id = ?")
-        .bind(job_id)
-        .fetch_all(pool)
-        .await
-        .map_err(map_error)?;
-    rows.iter()
-        .map(|row| {
-            let state: String = row.try_get("state").map_err(map_error)?;
-            Ok((
-                row.try_get::<i64, _>("company_id").map_err(map_error)? as u64,
-                DeliveryState::parse(&state).ok_or_else(|| {
-                    StoreError::Other(format!("unknown delivery state `{state}`"))
-                })?,
-            ))
-        })
-        .collect()
-}
-
-fn decode(row: &SqliteRow) -> Result<Delivery, StoreError> {
-    let bad = |what: &str| StoreError::Other(format!("a stored delivery has a bad {what}"));
-    let channel: String = row.try_get("channel").map_err(map_error)?;
-    let state: String = row.try_get("state").map_err(map_error)?;
-    Ok(Delivery {
-        id: row.try_get("id").map_err(map_error)?,
-        job_id: row.try_get("job_id").map_err(map_error)?,
-        company_id: row.try_get::<i64, _>("company_id").map_err(map_error)? as u64,
-        channel: Channel::parse(&channel).ok_or_else(|| bad("channel"))?,
-        target: row.try_get("target").map_err(map_error)?,
-        state: DeliveryState::parse(&state).ok_or_else(|| bad("state"))?,
-        attempts: row.try_get::<i64, _>("attempts").map_err(map_error)? as u32,
-        next_attempt_at: from_millis(row.try_get("next_attempt_ms").map_err(map_error)?)?,
-        created_at: from_millis(row.try_get("created_ms").map_err(map_error)?)?,
-        window_from: from_millis(row.try_get("window_from_ms").map_err(map_error)?)?,
-        last_error: row.try_get("last_error").map_err(map_error)?,
-        delivered_at: row
-            .try_get::<Option<i64>, _>("delivered_ms")
-            .map_err(map_error)?
-            .map(from_millis)
-            .transpose()?,
-    })
 }

@@ -3,11 +3,10 @@
 //! retry (docs/operations.md).
 
 mod crash;
-pub mod receiver;
 mod worker;
 
 use crate::helpers::{intake, run_ok};
-use receiver::{Received, Receiver};
+use intake_test_support::webhooks::{Received, Receiver};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -38,7 +37,7 @@ pub fn import_trades(tmp: &Path, dir: &Path, receiver: &Receiver, trades: &[Trad
         .map(|Trade(id, postcode, category)| {
             json!({"companyId": id, "companyName": format!("Trade {id} Heating"), "basePostcode": postcode,
                 "coverage": {"radiusMiles": 10}, "categories": [category],
-                "delivery": {"webhookUrl": receiver.url(*id)}})
+                "delivery": {"webhookUrl": receiver.hook_url(*id)}})
             .to_string()
         })
         .collect();

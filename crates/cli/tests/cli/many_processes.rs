@@ -9,10 +9,10 @@ mod dispatch;
 mod sharing;
 mod submissions;
 
-use crate::delivery::receiver::Receiver;
 use crate::delivery::{Trade, FAST_DELIVERY};
 use crate::helpers::{intake, Server};
-use intake_store_postgres::testing::TestDatabase;
+use intake_test_support::postgres::TestDatabase;
+use intake_test_support::webhooks::Receiver;
 use serde_json::{json, Value};
 use std::future::Future;
 use std::path::PathBuf;
@@ -61,7 +61,7 @@ impl Cluster {
         );
         let mut cluster = Cluster {
             servers: Vec::new(),
-            receiver: Receiver::start(Duration::from_millis(20)),
+            receiver: Receiver::with_delay(Duration::from_millis(20)),
             key_id: String::new(),
             secret: String::new(),
             master_key,
@@ -131,7 +131,7 @@ impl Cluster {
             .map(|Trade(id, postcode, category)| {
                 json!({"companyId": id, "companyName": format!("Trade {id}"),
                     "basePostcode": postcode, "coverage": {"radiusMiles": 10},
-                    "categories": [category], "delivery": {"webhookUrl": self.receiver.url(*id)}})
+                    "categories": [category], "delivery": {"webhookUrl": self.receiver.hook_url(*id)}})
                 .to_string()
             })
             .collect();

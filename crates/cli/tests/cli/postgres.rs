@@ -4,7 +4,7 @@
 //! `INTAKE_REQUIRE_POSTGRES=1`).
 
 use crate::helpers::{data_dir, intake, run_ok, Server};
-use intake_store_postgres::testing::TestDatabase;
+use intake_test_support::postgres::TestDatabase;
 
 const TRADE: &str = r#"{"companyId":987654,"companyName":"Westminster Heating","basePostcode":"SW1A 2AA","coverage":{"radiusMiles":10},"categories":[1335],"delivery":{"email":"jobs@wh.co.uk"}}"#;
 

@@ -2,13 +2,13 @@
 //! SMTP sink: signatures, retries, 410, timeouts, per-trade limits, staging,
 //! image links and e-mail.
 
-use crate::helpers::receiver::{Receiver, Reply};
 use crate::helpers::{spawn_app_with, trade, TestApp, TestKey};
 use intake_core::delivery::{DeliveryFilter, RetrySchedule};
 use intake_core::jobs::{CreationSource, NewJob, NewRecipient};
 use intake_core::{Environment, MasterKey};
 use intake_delivery::{DeliveryConfig, Dispatcher};
 use intake_server::ServerConfig;
+use intake_test_support::webhooks::{Received, Receiver, Reply};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
@@ -140,7 +140,7 @@ async fn wait_for_states(app: &TestApp, key: &TestKey, job_id: &str, expected: &
     }
 }
 
-fn verify_signature(master: &MasterKey, received: &crate::helpers::receiver::Received) {
+fn verify_signature(master: &MasterKey, received: &Received) {
     let secret = master.webhook_secret(received.company_id);
     standardwebhooks::Webhook::new(secret.expose())
         .unwrap()
@@ -150,7 +150,7 @@ fn verify_signature(master: &MasterKey, received: &crate::helpers::receiver::Rec
 
 #[tokio::test]
 async fn a_production_job_reaches_every_recipient_with_a_valid_standard_webhooks_signature() {
-    let receiver = Receiver::start().await;
+    let receiver = Receiver::start();
     let (app, key) = production_app(quick_delivery()).await;
     import(
         &app,
@@ -166,7 +166,7 @@ async fn a_production_job_reaches_every_recipient_with_a_valid_standard_webhooks
         assert_eq!(request.header("content-type"), "application/json");
         let id = request.header("webhook-id");
         assert_eq!(id, format!("{job_id}.{company_id}.webhook"));
-        let lead = request.lead();
+        let lead = request.json();
         assert_eq!(lead["id"], id);
         assert_eq!(
             lead,
@@ -201,7 +201,7 @@ async fn a_production_job_reaches_every_recipient_with_a_valid_standard_webhooks
 
 #[tokio::test]
 async fn a_failed_attempt_is_retried_with_the_same_webhook_id() {
-    let receiver = Receiver::start().await;
+    let receiver = Receiver::start();
     receiver.script(7, &[Reply::Status(500)]);
     let (app, key) = production_app(quick_delivery()).await;
     import(&app, vec![webhook_trade(7, &receiver)]).await;
@@ -212,7 +212,7 @@ async fn a_failed_attempt_is_retried_with_the_same_webhook_id() {
         received[0].header("webhook-id"),
         received[1].header("webhook-id")
     );
-    assert_eq!(received[0].lead()["id"], received[1].lead()["id"]);
+    assert_eq!(received[0].json()["id"], received[1].json()["id"]);
     for request in &received {
         verify_signature(&app.master, request);
     }
@@ -231,7 +231,7 @@ async fn a_failed_attempt_is_retried_with_the_same_webhook_id() {
 
 #[tokio::test]
 async fn a_receiver_that_does_not_answer_in_time_gets_the_lead_again() {
-    let receiver = Receiver::start().await;
+    let receiver = Receiver::start();
     receiver.script(8, &[Reply::After(Duration::from_secs(3), 200)]);
     let (app, key) = production_app(quick_delivery()).await;
     import(&app, vec![webhook_trade(8, &receiver)]).await;
@@ -253,7 +253,7 @@ async fn a_receiver_that_does_not_answer_in_time_gets_the_lead_again() {
 
 #[tokio::test]
 async fn a_410_marks_the_trade_gone_and_later_jobs_skip_it() {
-    let receiver = Receiver::start().await;
+    let receiver = Receiver::start();
     receiver.always(11, Reply::Status(410));
     let (app, key) = production_app(quick_delivery()).await;
     import(
@@ -272,7 +272,7 @@ async fn a_410_marks_the_trade_gone_and_later_jobs_skip_it() {
 
 #[tokio::test]
 async fn deliveries_to_one_trade_respect_its_concurrency_limit() {
-    let receiver = Receiver::start().await;
+    let receiver = Receiver::start();
     receiver.always(21, Reply::After(Duration::from_millis(500), 200));
     let (app, key) = production_app(DeliveryConfig {
         per_trade_concurrency: 2,
@@ -295,7 +295,7 @@ async fn deliveries_to_one_trade_respect_its_concurrency_limit() {
 
 #[tokio::test]
 async fn staging_sends_nothing_even_with_a_dispatcher_running_over_its_store() {
-    let receiver = Receiver::start().await;
+    let receiver = Receiver::start();
     let app = spawn_app_with(ServerConfig::default()).await;
     let key = app.staging_key().await;
     import(&app, vec![webhook_trade(31, &receiver)]).await;
@@ -315,7 +315,7 @@ async fn staging_sends_nothing_even_with_a_dispatcher_running_over_its_store() {
     }));
     let control = production_job(&app, 31).await;
     let received = receiver.wait_for(31, 1).await;
-    assert_eq!(received[0].lead()["job"]["id"], control);
+    assert_eq!(received[0].json()["job"]["id"], control);
 
     stop.send(()).unwrap();
     running.await.unwrap();
@@ -362,7 +362,7 @@ async fn production_job(app: &TestApp, company_id: u64) -> String {
 
 #[tokio::test]
 async fn a_send_in_flight_when_the_server_stops_finishes_and_is_recorded() {
-    let receiver = Receiver::start().await;
+    let receiver = Receiver::start();
     receiver.always(71, Reply::After(Duration::from_millis(400), 200));
     let (mut app, key) = production_app(quick_delivery()).await;
     import(&app, vec![webhook_trade(71, &receiver)]).await;

@@ -6,8 +6,6 @@ pub mod forms;
 pub mod logs;
 pub mod photos;
 pub mod raw;
-pub mod receiver;
-pub mod smtp_sink;
 
 use intake_core::{Environment, KeyPolicy, MasterKey, NewKey, Store};
 use intake_server::{AppState, Application, ImageStore, ImageStoreLocation, ServerConfig};

@@ -2,12 +2,12 @@
 //! being sent, restarted on the same data dir, and every lead a 201 named
 //! still arrives, repeats keeping their `webhook-id` and body.
 
-use super::receiver::Receiver;
 use super::{
     assert_signed, by_webhook_id, import_trades, job, wait_for_leads, webhook_secret, Trade,
     FAST_DELIVERY,
 };
 use crate::helpers::{client, create_key, data_dir, Server};
+use intake_test_support::webhooks::Receiver;
 use std::collections::{BTreeSet, HashSet};
 use std::time::Duration;
 
@@ -33,7 +33,7 @@ async fn every_lead_a_201_named_arrives_after_a_sigkill_mid_dispatch_and_repeats
 ) {
     let (tmp, dir) = data_dir();
     // Slow answers, so that the kill lands while sends are in flight.
-    let receiver = Receiver::start(Duration::from_millis(200));
+    let receiver = Receiver::with_delay(Duration::from_millis(200));
     let trades: Vec<Trade> = SERVING.into_iter().chain(OUTSIDERS).collect();
     import_trades(tmp.path(), &dir, &receiver, &trades);
     let key = create_key(&dir, "production");
@@ -63,12 +63,12 @@ async fn every_lead_a_201_named_arrives_after_a_sigkill_mid_dispatch_and_repeats
     }
 
     // Some leads answered, some in flight, the rest not yet sent.
-    receiver.wait_for("leads in flight", Duration::from_secs(30), |r| {
-        r.requests().len() >= 20 && r.in_flight() > 0
+    receiver.wait_blocking("leads in flight", Duration::from_secs(30), |r| {
+        r.received().len() >= 20 && r.in_flight() > 0
     });
     server.child.kill().unwrap(); // SIGKILL: no shutdown, no grace
     server.child.wait().unwrap();
-    let at_kill = receiver.requests().len();
+    let at_kill = receiver.received().len();
     assert!(
         at_kill < expected.len(),
         "the kill came after every lead was sent"
@@ -120,7 +120,7 @@ async fn every_lead_a_201_named_arrives_after_a_sigkill_mid_dispatch_and_repeats
 
     // Every recipient got its lead, every repeat is the same message, and
     // no one else got anything.
-    let requests = receiver.requests();
+    let requests = receiver.received();
     let groups = by_webhook_id(&requests);
     let delivery_ids: HashSet<&str> = rows.iter().map(|row| row["id"].as_str().unwrap()).collect();
     let received_ids: HashSet<&str> = groups.keys().map(String::as_str).collect();

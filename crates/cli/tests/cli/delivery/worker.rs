@@ -1,12 +1,12 @@
 //! `intake worker` delivering for a server that does not dispatch, and the
 //! operator's `intake leads list | retry | webhook-secret`.
 
-use super::receiver::Receiver;
 use super::{
     assert_signed, import_trades, job, leads, state_of, wait_for_leads, webhook_secret, Trade,
     Worker, FAST_DELIVERY,
 };
 use crate::helpers::{client, create_key, data_dir, intake, run_ok, Server};
+use intake_test_support::webhooks::{Receiver, Reply};
 use std::time::Duration;
 
 const ACCEPTS: u64 = 111;
@@ -16,9 +16,9 @@ const GONE: u64 = 113;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn intake_worker_alone_delivers_and_leads_retry_revives_dead_and_gone_deliveries() {
     let (tmp, dir) = data_dir();
-    let receiver = Receiver::start(Duration::ZERO);
-    receiver.answer(FAILS, 500);
-    receiver.answer(GONE, 410);
+    let receiver = Receiver::start();
+    receiver.always(FAILS, Reply::Status(500));
+    receiver.always(GONE, Reply::Status(410));
     let trades = [
         Trade(ACCEPTS, "SW1A 2AA", 1335),
         Trade(FAILS, "SW1P 3BU", 1335),
@@ -73,8 +73,8 @@ async fn intake_worker_alone_delivers_and_leads_retry_revives_dead_and_gone_deli
         .to_owned();
 
     // The receivers are fixed; the operator sends the leads again.
-    receiver.answer(FAILS, 204);
-    receiver.answer(GONE, 204);
+    receiver.always(FAILS, Reply::Status(204));
+    receiver.always(GONE, Reply::Status(204));
     let retried = run_ok(&dir, &["leads", "retry", "--dead"]);
     assert_eq!(
         String::from_utf8_lossy(&retried.stdout),
@@ -97,7 +97,7 @@ async fn intake_worker_alone_delivers_and_leads_retry_revives_dead_and_gone_deli
         Duration::from_secs(30),
         |rows| rows.iter().all(|row| row["state"] == "delivered"),
     );
-    for request in receiver.requests() {
+    for request in receiver.received() {
         assert_signed(&request, &webhook_secret(&dir, request.company_id));
     }
 
@@ -118,7 +118,7 @@ async fn intake_worker_alone_delivers_and_leads_retry_revives_dead_and_gone_deli
     }
     assert_eq!(table.lines().count(), 4, "{table}");
     assert!(
-        table.contains(&gone_id) && table.contains(&receiver.url(GONE)),
+        table.contains(&gone_id) && table.contains(&receiver.hook_url(GONE)),
         "{table}"
     );
 
@@ -171,7 +171,7 @@ fn leads_commands_name_what_does_not_exist_and_change_nothing() {
 #[test]
 fn a_webhook_secret_is_stable_per_trade_and_different_between_trades() {
     let (tmp, dir) = data_dir();
-    let receiver = Receiver::start(Duration::ZERO);
+    let receiver = Receiver::start();
     import_trades(
         tmp.path(),
         &dir,

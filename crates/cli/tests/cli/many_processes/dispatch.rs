@@ -64,7 +64,7 @@ async fn two_dispatchers_on_one_database_deliver_every_lead_once_to_its_recipien
     );
 
     // The receiver got every delivery, under its own id, to its own trade.
-    let requests = cluster.receiver.requests();
+    let requests = cluster.receiver.received();
     let groups = by_webhook_id(&requests);
     let delivery_ids: HashSet<&str> = rows.iter().map(|row| row["id"].as_str().unwrap()).collect();
     let received_ids: HashSet<&str> = groups.keys().map(String::as_str).collect();

@@ -1,10 +1,10 @@
 //! E-mail leads through a real SMTP relay (Python aiosmtpd), and without one.
 
 use super::{create, import, job, production_app, quick_delivery, states, wait_for_states};
-use crate::helpers::smtp_sink::SmtpSink;
 use crate::helpers::trade;
 use intake_core::delivery::DeliveryFilter;
 use intake_delivery::{DeliveryConfig, SmtpSettings};
+use intake_test_support::smtp::SmtpSink;
 use std::time::Duration;
 
 #[tokio::test]

@@ -1,15 +1,15 @@
 //! Photo links in leads: signed, expiring, served without other credentials.
 
 use super::{import, job, production_app, quick_delivery, webhook_trade};
-use crate::helpers::receiver::Receiver;
 use crate::helpers::{forms::job_form, photos, problem};
 use intake_delivery::ImageLinks;
+use intake_test_support::webhooks::Receiver;
 use serde_json::Value;
 use std::time::Duration;
 
 #[tokio::test]
 async fn image_links_in_a_lead_serve_the_photo_and_refuse_a_tampered_or_expired_link() {
-    let receiver = Receiver::start().await;
+    let receiver = Receiver::start();
     let (app, key) = production_app(quick_delivery()).await;
     import(&app, vec![webhook_trade(41, &receiver)]).await;
     let form = job_form(&job(30), &[("kitchen.png", photos::png(64, 48))]);
@@ -22,7 +22,7 @@ async fn image_links_in_a_lead_serve_the_photo_and_refuse_a_tampered_or_expired_
         .unwrap()
         .to_owned();
 
-    let lead = receiver.wait_for(41, 1).await[0].lead();
+    let lead = receiver.wait_for(41, 1).await[0].json();
     let image = &lead["job"]["images"][0];
     assert_eq!(image["contentType"], "image/png");
     assert_eq!(

@@ -4,9 +4,9 @@
 //! of its own on the server of `INTAKE_TEST_POSTGRES_URL`.
 
 use intake_core::Store;
-use intake_store_postgres::testing::{OutageProxy, TestDatabase};
 use intake_store_postgres::PostgresStore;
 use intake_store_sqlite::SqliteStore;
+use intake_test_support::postgres::{OutageProxy, TestDatabase};
 use std::path::Path;
 use std::sync::Arc;
 

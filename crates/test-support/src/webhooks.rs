@@ -1,5 +1,8 @@
-//! A real webhook receiver on port 0: records every request, answers the
-//! replies scripted for each trade (then 200), and tracks concurrency.
+//! A real webhook receiver for delivery tests: an HTTP server on port 0, on
+//! a thread and runtime of its own (so that blocking test code never stalls
+//! it), that records every request to `POST /hooks/{companyId}` and
+//! answers what each trade is scripted to get (200 by default), tracking
+//! how many requests it is answering at once.
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -7,8 +10,9 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use axum::Router;
 use std::collections::{HashMap, VecDeque};
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 
 /// What the receiver answers to one request.
@@ -20,10 +24,10 @@ pub enum Reply {
     After(Duration, u16),
 }
 
-/// One request as received.
+/// One request as it arrived.
 #[derive(Debug, Clone)]
 pub struct Received {
-    /// The trade whose hook was called.
+    /// From the path: the trade whose hook was called.
     pub company_id: u64,
     pub headers: HeaderMap,
     pub body: Bytes,
@@ -31,13 +35,21 @@ pub struct Received {
 
 impl Received {
     /// The body as JSON.
-    pub fn lead(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.body).unwrap()
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).expect("a lead body is JSON")
     }
 
     /// A header as text.
     pub fn header(&self, name: &str) -> &str {
         self.headers[name].to_str().unwrap()
+    }
+
+    /// The `webhook-id` header, or nothing.
+    pub fn webhook_id(&self) -> &str {
+        self.headers
+            .get("webhook-id")
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or_default()
     }
 }
 
@@ -54,37 +66,58 @@ struct Inner {
 struct Shared {
     inner: Mutex<Inner>,
     arrived: Notify,
+    /// How long every answer waits before its reply.
+    delay: Duration,
 }
 
-/// The running receiver.
+/// The running receiver; stopped when dropped.
 pub struct Receiver {
-    address: std::net::SocketAddr,
+    address: SocketAddr,
     shared: Arc<Shared>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for Receiver {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Receiver {
     /// Starts a receiver on a free port.
-    pub async fn start() -> Receiver {
-        let shared = Arc::new(Shared::default());
-        let app = Router::new()
-            .route("/hooks/{company_id}", post(receive))
-            .with_state(shared.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let address = listener.local_addr().unwrap();
-        let task = tokio::spawn(async move {
-            axum::serve(listener, app).await.unwrap();
+    pub fn start() -> Receiver {
+        Receiver::with_delay(Duration::ZERO)
+    }
+
+    /// Starts a receiver that answers each request after `delay`.
+    pub fn with_delay(delay: Duration) -> Receiver {
+        let shared = Arc::new(Shared {
+            delay,
+            ..Shared::default()
+        });
+        let (address_tx, address_rx) = std::sync::mpsc::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let state = shared.clone();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                address_tx.send(listener.local_addr().unwrap()).unwrap();
+                let app = Router::new()
+                    .route("/hooks/{company_id}", post(receive))
+                    .with_state(state);
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(async {
+                        let _ = stopped.await;
+                    })
+                    .await
+                    .unwrap();
+            });
         });
         Receiver {
-            address,
+            address: address_rx.recv_timeout(Duration::from_secs(10)).unwrap(),
             shared,
-            task,
+            stop: Some(stop),
+            thread: Some(thread),
         }
     }
 
@@ -105,12 +138,8 @@ impl Receiver {
 
     /// What `company_id` gets once its script is used up.
     pub fn always(&self, company_id: u64, reply: Reply) {
-        self.shared
-            .inner
-            .lock()
-            .unwrap()
-            .always
-            .insert(company_id, reply);
+        let mut inner = self.shared.inner.lock().unwrap();
+        inner.always.insert(company_id, reply);
     }
 
     /// Every request so far, in arrival order.
@@ -124,6 +153,11 @@ impl Receiver {
             .into_iter()
             .filter(|r| r.company_id == company_id)
             .collect()
+    }
+
+    /// Requests received and not yet answered.
+    pub fn in_flight(&self) -> usize {
+        self.shared.inner.lock().unwrap().in_flight.values().sum()
     }
 
     /// The most requests to `company_id` that were being answered at once.
@@ -155,11 +189,41 @@ impl Receiver {
         self.received_by(company_id)
     }
 
+    /// Blocks until `condition` holds of the receiver, or panics after
+    /// `timeout`: for tests that run no runtime of their own.
+    pub fn wait_blocking(
+        &self,
+        what: &str,
+        timeout: Duration,
+        condition: impl Fn(&Receiver) -> bool,
+    ) {
+        let deadline = Instant::now() + timeout;
+        while !condition(self) {
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}; received {} request(s)",
+                self.received().len()
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     fn summary(&self) -> Vec<(u64, String)> {
         self.received()
             .iter()
-            .map(|r| (r.company_id, r.header("webhook-id").to_owned()))
+            .map(|r| (r.company_id, r.webhook_id().to_owned()))
             .collect()
+    }
+}
+
+impl Drop for Receiver {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
     }
 }
 
@@ -197,6 +261,7 @@ async fn receive(
         shared: shared.clone(),
         company_id,
     };
+    tokio::time::sleep(shared.delay).await;
     let status = match reply {
         Reply::Status(status) => status,
         Reply::After(pause, status) => {

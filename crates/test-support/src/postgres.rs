@@ -1,13 +1,12 @@
-//! Throwaway databases for test suites (this crate's, the server's, the
-//! CLI's): each test gets its own, created through an admin connection to
-//! `INTAKE_TEST_POSTGRES_URL` and dropped when the test ends, pass or fail.
+//! Throwaway PostgreSQL databases for test suites (the store's, the
+//! server's, the CLI's): each test gets its own, created through an admin
+//! connection to `INTAKE_TEST_POSTGRES_URL` and dropped when the test ends,
+//! pass or fail; and a proxy that takes the server away and gives it back.
 
 mod outage;
 
 pub use outage::OutageProxy;
 
-use crate::errors::map_error;
-use intake_core::store::StoreError;
 use sqlx::{Connection, Executor, PgConnection};
 
 /// The server to test against.
@@ -42,13 +41,12 @@ pub struct TestDatabase {
 
 impl TestDatabase {
     /// Creates `intake_t_<uuid>` on the server of `admin_url`.
-    pub async fn create(admin_url: &str) -> Result<Self, StoreError> {
+    pub async fn create(admin_url: &str) -> Result<Self, sqlx::Error> {
         let name = format!("intake_t_{}", uuid::Uuid::new_v4().simple());
-        let mut admin = PgConnection::connect(admin_url).await.map_err(map_error)?;
+        let mut admin = PgConnection::connect(admin_url).await?;
         admin
             .execute(format!("CREATE DATABASE {name}").as_str())
-            .await
-            .map_err(map_error)?;
+            .await?;
         let _ = admin.close().await;
         Ok(TestDatabase {
             url: with_database(admin_url, &name)?,
@@ -102,15 +100,14 @@ impl Drop for TestDatabase {
 }
 
 /// `admin_url` with its database replaced by `name`.
-fn with_database(admin_url: &str, name: &str) -> Result<String, StoreError> {
+fn with_database(admin_url: &str, name: &str) -> Result<String, sqlx::Error> {
     let (base, query) = match admin_url.split_once('?') {
         Some((base, query)) => (base, format!("?{query}")),
         None => (admin_url, String::new()),
     };
-    let authority_start = base
-        .find("://")
-        .map(|i| i + 3)
-        .ok_or_else(|| StoreError::Other(format!("not a PostgreSQL URL: {admin_url}")))?;
+    let authority_start = base.find("://").map(|i| i + 3).ok_or_else(|| {
+        sqlx::Error::Configuration(format!("not a PostgreSQL URL: {admin_url}").into())
+    })?;
     let host_end = base[authority_start..]
         .find('/')
         .map_or(base.len(), |i| authority_start + i);

@@ -1,0 +1,135 @@
+//! The SQL store: a pool, a job writer and, on PostgreSQL, a key cache, over
+//! a [`Backend`]'s dialect. Its [`Store`] implementation is in
+//! `store/operations.rs`.
+//!
+//! [`Store`]: intake_core::Store
+
+use crate::dialect::{Backend, Column, Dialect};
+use crate::key_cache::KeyCache;
+use crate::writer::{BatchWriter, Connect};
+use intake_core::group_commit::JobQueue;
+use intake_core::store::StoreError;
+use sqlx::{ColumnIndex, Connection, Database, Encode, Executor, IntoArguments, Pool, Type};
+use std::sync::Arc;
+use time::{Date, OffsetDateTime};
+use tokio::sync::Mutex;
+
+mod operations;
+
+/// A [`Store`](intake_core::Store) on one SQL database of dialect `D`;
+/// cheap to clone.
+pub struct SqlStore<D: Dialect> {
+    pub(crate) pool: Pool<D::Db>,
+    writer: JobQueue,
+    /// The job writer's own connection, if it has one, so that `close`
+    /// closes it.
+    writer_connection: Arc<Mutex<Option<<D::Db as Database>::Connection>>>,
+    /// Keys read in the last second, if the backend keeps them.
+    keys: Option<KeyCache>,
+}
+
+impl<D: Dialect> Clone for SqlStore<D> {
+    fn clone(&self) -> Self {
+        SqlStore {
+            pool: self.pool.clone(),
+            writer: self.writer.clone(),
+            writer_connection: self.writer_connection.clone(),
+            keys: self.keys.clone(),
+        }
+    }
+}
+
+impl<D: Dialect> std::fmt::Debug for SqlStore<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqlStore")
+            .field("pool", &self.pool)
+            .field("writer", &self.writer)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Where a store's job writer runs ([`intake_core::group_commit`]).
+pub enum JobWriter<D: Dialect> {
+    /// On the current runtime, on the pool's connections.
+    Pooled,
+    /// On a thread and runtime of its own, so that each of its statements
+    /// is answered at once instead of waiting its turn among the requests'
+    /// tasks; on a connection of its own opened with these options, so that
+    /// its transaction never waits behind their reads (with `None`, on the
+    /// pool's connections).
+    OwnThread(Option<Connect<D>>),
+}
+
+impl<D: Backend> SqlStore<D> {
+    /// Opens (creating or migrating as needed) the store at `url`: see the
+    /// backend's crate for the URLs it takes.
+    pub async fn open(url: &str) -> Result<Self, StoreError> {
+        D::open(url).await
+    }
+
+    /// Closes every connection; later calls fail as `Unavailable`.
+    pub async fn close(&self) {
+        if let Some(conn) = self.writer_connection.lock().await.take() {
+            let _ = conn.close().await;
+        }
+        self.pool.close().await;
+    }
+}
+
+impl<D: Backend> SqlStore<D>
+where
+    for<'c> &'c mut <D::Db as Database>::Connection: Executor<'c, Database = D::Db>,
+    for<'q> <D::Db as Database>::Arguments<'q>: IntoArguments<'q, D::Db>,
+    for<'s> &'s str: ColumnIndex<<D::Db as Database>::Row> + Encode<'s, D::Db> + Type<D::Db>,
+    usize: ColumnIndex<<D::Db as Database>::Row>,
+    String: Column<D::Db>,
+    Option<String>: Column<D::Db>,
+    Vec<u8>: Column<D::Db>,
+    i64: Column<D::Db>,
+    i32: Column<D::Db>,
+    Option<i32>: Column<D::Db>,
+    f64: Column<D::Db>,
+    Option<f64>: Column<D::Db>,
+    bool: Column<D::Db>,
+    OffsetDateTime: Column<D::Db>,
+    Option<OffsetDateTime>: Column<D::Db>,
+    Date: Column<D::Db>,
+{
+    /// The store on a migrated `pool`: rebuilds search cards written in an
+    /// older format, starts the job writer, and keeps keys it reads for a
+    /// second if `cache_keys` (a busy key then costs the database one read
+    /// a second instead of one a request).
+    pub async fn start(
+        pool: Pool<D::Db>,
+        writer: JobWriter<D>,
+        cache_keys: bool,
+    ) -> Result<Self, StoreError> {
+        let rebuilt = Self::rebuild_stale_cards(&pool).await?;
+        if rebuilt > 0 {
+            tracing::info!(
+                trades = rebuilt,
+                "search cards rebuilt in the current format"
+            );
+        }
+        let (writer, writer_connection) = match writer {
+            JobWriter::Pooled => {
+                let batches = BatchWriter::<D>::new(None, pool.clone());
+                (JobQueue::spawn(batches), Arc::default())
+            }
+            JobWriter::OwnThread(options) => {
+                let batches = BatchWriter::<D>::new(options, pool.clone());
+                let connection = batches.connection();
+                let queue = JobQueue::spawn_on_own_thread(batches).map_err(|error| {
+                    StoreError::Other(format!("starting the job writer: {error}"))
+                })?;
+                (queue, connection)
+            }
+        };
+        Ok(SqlStore {
+            pool,
+            writer,
+            writer_connection,
+            keys: cache_keys.then(KeyCache::default),
+        })
+    }
+}

@@ -1,0 +1,337 @@
+//! The one implementation of [`Store`] on SQL, over a [`Backend`]'s dialect.
+//! Each operation runs its statements here when both dialects read them
+//! alike, and the dialect's own where they differ.
+
+use super::SqlStore;
+use crate::dialect::{Backend, Column, History};
+use crate::rows::deliveries::DeliveryRow;
+use crate::rows::history::{EarlierRow, HistoryRow};
+use crate::rows::jobs::IdempotencyRow;
+use crate::rows::keys::{KeyRow, KEY_COLUMNS};
+use crate::rows::quarantine::{QuarantineRow, QUARANTINE_COLUMNS};
+use crate::statement::Statement;
+use crate::StoredTime;
+use async_trait::async_trait;
+use intake_core::delivery::{Delivery, DeliveryFilter, Outcome};
+use intake_core::directory::{IndexedTrade, TradeRecord, ValidTrade};
+use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
+use intake_core::keys::ApiKey;
+use intake_core::history::{ContactHistory, HistoryQuery};
+use intake_core::store::{EarlierOrHistory, ImportSummary, Store, StoreCounts, StoreError};
+use sqlx::query::QueryAs;
+use sqlx::{ColumnIndex, Database, Encode, Executor, IntoArguments, Type};
+use std::collections::HashMap;
+use std::time::Duration;
+use time::{Date, OffsetDateTime};
+
+#[async_trait]
+impl<D: Backend> Store for SqlStore<D>
+where
+    for<'c> &'c mut <D::Db as Database>::Connection: Executor<'c, Database = D::Db>,
+    for<'q> <D::Db as Database>::Arguments<'q>: IntoArguments<'q, D::Db>,
+    for<'s> &'s str: ColumnIndex<<D::Db as Database>::Row> + Encode<'s, D::Db> + Type<D::Db>,
+    usize: ColumnIndex<<D::Db as Database>::Row>,
+    String: Column<D::Db>,
+    Option<String>: Column<D::Db>,
+    Vec<u8>: Column<D::Db>,
+    i64: Column<D::Db>,
+    i32: Column<D::Db>,
+    Option<i32>: Column<D::Db>,
+    f64: Column<D::Db>,
+    Option<f64>: Column<D::Db>,
+    bool: Column<D::Db>,
+    OffsetDateTime: Column<D::Db>,
+    Option<OffsetDateTime>: Column<D::Db>,
+    Date: Column<D::Db>,
+{
+    async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn insert_key(&self, key: &ApiKey) -> Result<(), StoreError> {
+        sqlx::query(&format!(
+            "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+        ))
+        .bind(&key.key_id)
+        .bind(&key.name)
+        .bind(key.environment.as_str())
+        .bind(&key.secret.nonce)
+        .bind(&key.secret.ciphertext)
+        .bind(key.policy.to_text())
+        .bind(key.created_at)
+        .bind(key.revoked_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn find_key(&self, key_id: &str) -> Result<Option<ApiKey>, StoreError> {
+        if let Some(key) = self.keys.as_ref().and_then(|keys| keys.get(key_id)) {
+            return Ok(Some(key));
+        }
+        let row: Option<KeyRow> = sqlx::query_as(&format!(
+            "SELECT {KEY_COLUMNS} FROM api_keys WHERE key_id = $1"
+        ))
+        .bind(key_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let key = row.map(KeyRow::into_key).transpose()?;
+        if let (Some(keys), Some(key)) = (&self.keys, &key) {
+            keys.put(key);
+        }
+        Ok(key)
+    }
+
+    async fn list_keys(&self) -> Result<Vec<ApiKey>, StoreError> {
+        let rows: Vec<KeyRow> = sqlx::query_as(&format!(
+            "SELECT {KEY_COLUMNS} FROM api_keys ORDER BY created_at, key_id"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter().map(KeyRow::into_key).collect()
+    }
+
+    async fn revoke_key(&self, key_id: &str, at: OffsetDateTime) -> Result<ApiKey, StoreError> {
+        let row: Option<KeyRow> = sqlx::query_as(&format!(
+            "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE key_id = $2 \
+             RETURNING {KEY_COLUMNS}"
+        ))
+        .bind(at)
+        .bind(key_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let key = row.ok_or(StoreError::NotFound)?.into_key()?;
+        if let Some(keys) = &self.keys {
+            keys.put(&key);
+        }
+        Ok(key)
+    }
+
+    async fn import_trades(&self, trades: &[ValidTrade]) -> Result<ImportSummary, StoreError> {
+        Self::import(&self.pool, trades).await
+    }
+
+    async fn directory(&self) -> Result<Vec<IndexedTrade>, StoreError> {
+        self.index().await
+    }
+
+    async fn trade_cards(&self, company_ids: &[u64]) -> Result<Vec<String>, StoreError> {
+        self.cards(company_ids).await
+    }
+
+    async fn trade_records(&self, company_ids: &[u64]) -> Result<Vec<TradeRecord>, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        Self::load_records(&mut conn, company_ids).await
+    }
+
+    async fn directory_version(&self) -> Result<i64, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT version FROM directory_state WHERE id = 1")
+                .fetch_one(&self.pool)
+                .await?,
+        )
+    }
+
+    async fn save_category_tree(&self, json: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE directory_state SET category_tree = $1, version = version + 1 WHERE id = 1",
+        )
+        .bind(json)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn category_tree(&self) -> Result<Option<String>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT category_tree FROM directory_state WHERE id = 1")
+                .fetch_one(&self.pool)
+                .await?,
+        )
+    }
+
+    async fn create_job(&self, job: &NewJob) -> Result<CreateOutcome, StoreError> {
+        self.writer.write(job.clone()).await
+    }
+
+    async fn idempotency(
+        &self,
+        scope: &str,
+        now: OffsetDateTime,
+    ) -> Result<Option<IdempotencyRecord>, StoreError> {
+        let row: Option<IdempotencyRow<D::Time>> = sqlx::query_as(D::IDEMPOTENCY)
+            .bind(scope)
+            .bind(D::Time::stored(now))
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(IdempotencyRow::into_record).transpose()
+    }
+
+    async fn purge_idempotency(&self, now: OffsetDateTime) -> Result<u64, StoreError> {
+        let done = sqlx::query(D::PURGE_IDEMPOTENCY)
+            .bind(D::Time::stored(now))
+            .execute(&self.pool)
+            .await?;
+        Ok(D::rows_affected(&done))
+    }
+
+    async fn job(&self, id: &str) -> Result<Option<StoredJob>, StoreError> {
+        self.stored_job(id).await
+    }
+
+    async fn recent_leads(
+        &self,
+        company_ids: &[u64],
+        since: OffsetDateTime,
+    ) -> Result<HashMap<u64, u32>, StoreError> {
+        if company_ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let ids: Vec<i64> = company_ids.iter().map(|id| *id as i64).collect();
+        let mut select = Statement::new(D::RECENT_LEADS);
+        select
+            .push_bind(D::Time::stored(since))
+            .push(" AND company_id");
+        D::push_ids(&mut select, &ids);
+        select.push(" GROUP BY company_id");
+        let (sql, arguments) = select.into_parts()?;
+        let rows: Vec<(i64, i64)> = sqlx::query_as_with(&sql, arguments)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(company_id, leads)| (company_id as u64, leads as u32))
+            .collect())
+    }
+
+    async fn quarantine(&self, entry: &Quarantined) -> Result<(), StoreError> {
+        sqlx::query(&format!(
+            "INSERT INTO quarantine ({QUARANTINE_COLUMNS}) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+        ))
+        .bind(&entry.id)
+        .bind(entry.environment.as_str())
+        .bind(&entry.key_id)
+        .bind(&entry.application)
+        .bind(entry.creation_source.as_str())
+        .bind(&entry.request_id)
+        .bind(entry.received_at)
+        .bind(&entry.submission)
+        .bind(entry.score)
+        .bind(&entry.reasons)
+        .bind(&entry.released_job_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn quarantined(&self, include_released: bool) -> Result<Vec<Quarantined>, StoreError> {
+        let filter = if include_released {
+            ""
+        } else {
+            "WHERE released_job_id IS NULL"
+        };
+        let rows: Vec<QuarantineRow> = sqlx::query_as(&format!(
+            "SELECT {QUARANTINE_COLUMNS} FROM quarantine {filter} ORDER BY received_at, id"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter().map(QuarantineRow::into_entry).collect()
+    }
+
+    async fn release(&self, id: &str, job: &NewJob) -> Result<(), StoreError> {
+        self.release_job(id, job).await
+    }
+
+    async fn counts(&self) -> Result<StoreCounts, StoreError> {
+        let (jobs, recipients, idempotency, deliveries): (i64, i64, i64, i64) = sqlx::query_as(
+            "SELECT (SELECT COUNT(*) FROM jobs), (SELECT COUNT(*) FROM job_recipients), \
+             (SELECT COUNT(*) FROM idempotency), (SELECT COUNT(*) FROM deliveries)",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(StoreCounts {
+            jobs: jobs as u64,
+            recipients: recipients as u64,
+            idempotency: idempotency as u64,
+            deliveries: deliveries as u64,
+        })
+    }
+
+    async fn contact_history(&self, query: &HistoryQuery) -> Result<ContactHistory, StoreError> {
+        let row: HistoryRow = bind_history::<D, _>(sqlx::query_as(D::HISTORY), query)
+            .fetch_one(&self.pool)
+            .await?;
+        row.into_history()
+    }
+
+    async fn earlier_answer_or_history(
+        &self,
+        scopes: &[String],
+        now: OffsetDateTime,
+        query: &HistoryQuery,
+    ) -> Result<EarlierOrHistory, StoreError> {
+        let row: EarlierRow<D::Time> = bind_history::<D, _>(sqlx::query_as(D::EARLIER), query)
+            .bind(D::scopes(scopes))
+            .bind(D::Time::stored(now))
+            .fetch_one(&self.pool)
+            .await?;
+        row.into_answer()
+    }
+
+    async fn claim_deliveries(
+        &self,
+        now: OffsetDateTime,
+        lease: Duration,
+        limit: u32,
+    ) -> Result<Vec<Delivery>, StoreError> {
+        let rows = D::claim(&self.pool, now, lease, limit).await?;
+        let mut claimed = rows
+            .into_iter()
+            .map(DeliveryRow::into_delivery)
+            .collect::<Result<Vec<_>, _>>()?;
+        claimed.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+        Ok(claimed)
+    }
+
+    async fn finish_delivery(
+        &self,
+        id: &str,
+        attempt: u32,
+        outcome: &Outcome,
+        now: OffsetDateTime,
+    ) -> Result<bool, StoreError> {
+        self.finish(id, attempt, outcome, now).await
+    }
+
+    async fn deliveries(&self, filter: &DeliveryFilter) -> Result<Vec<Delivery>, StoreError> {
+        self.list_deliveries(filter).await
+    }
+
+    async fn retry_deliveries(
+        &self,
+        filter: &DeliveryFilter,
+        now: OffsetDateTime,
+    ) -> Result<u64, StoreError> {
+        Ok(D::retry(&self.pool, filter, now).await?)
+    }
+}
+
+/// Binds the parameters `$1` to `$6` of [`History::HISTORY`].
+pub(crate) fn bind_history<'q, D: History, O>(
+    statement: QueryAs<'q, D::Db, O, <D::Db as Database>::Arguments<'q>>,
+    query: &'q HistoryQuery,
+) -> QueryAs<'q, D::Db, O, <D::Db as Database>::Arguments<'q>>
+where
+    String: Column<D::Db>,
+    for<'s> &'s str: Encode<'s, D::Db> + Type<D::Db>,
+{
+    statement
+        .bind(&query.email)
+        .bind(&query.phone)
+        .bind(&query.fingerprint)
+        .bind(&query.key_id)
+        .bind(D::Time::stored(query.since))
+        .bind(query.environment.as_str())
+}
