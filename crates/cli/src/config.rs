@@ -5,8 +5,8 @@ use crate::cli::StoreArgs;
 use anyhow::{bail, Context};
 use figment::providers::{Env, Format, Serialized, Toml};
 use figment::Figment;
-use intake_core::images::ImageLimits;
 use intake_core::Environment;
+use intake_images::ImageLimits;
 use intake_server::ImageStoreLocation;
 use serde::{Deserialize, Serialize};
 use std::net::SocketAddr;
@@ -313,7 +313,7 @@ impl Settings {
     fn validate_image_memory(&self) -> anyhow::Result<()> {
         const MOST_MIB: u64 = 1024 * 1024;
         let limits = ImageLimits::default();
-        let least_mib = intake_core::images::largest_weight(&limits).div_ceil(MIB);
+        let least_mib = intake_images::largest_weight(&limits).div_ceil(MIB);
         if !(least_mib..=MOST_MIB).contains(&self.image_memory_budget_mib) {
             bail!(
                 "image_memory_budget_mib must be {least_mib} to {MOST_MIB}, not {}: cleaning the costliest image the limits admit ({} megapixels, files of up to {} MiB) can take {least_mib} MiB, and a budget smaller than that could never let it through",

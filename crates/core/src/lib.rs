@@ -14,7 +14,6 @@ pub mod geography;
 #[cfg(feature = "group-commit")]
 pub mod group_commit;
 pub mod history;
-pub mod images;
 pub mod jobs;
 pub mod keys;
 pub mod postcode;

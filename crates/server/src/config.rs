@@ -1,7 +1,7 @@
 //! What the server needs to know at start; loaded and validated by the CLI.
 
-use intake_core::images::ImageLimits;
 use intake_core::Environment;
+use intake_images::ImageLimits;
 use std::time::Duration;
 
 /// Default limit of a multipart body: five images of 10 MiB and the job, with room to spare.
@@ -98,7 +98,7 @@ pub struct ServerConfig {
     /// Memory all image work of this process may hold at once, in bytes: each
     /// image takes its weight from it before its pixels are decoded. It must
     /// hold the costliest image `image_limits` admit
-    /// (`intake_core::images::largest_weight`).
+    /// (`intake_images::largest_weight`).
     pub image_memory_budget: u64,
     /// Longest a request waits, in all, for its images' shares of the budget;
     /// a 503 with `Retry-After` after it.
@@ -167,7 +167,7 @@ mod tests {
 
     #[test]
     fn the_default_budget_holds_the_costliest_image_the_default_limits_admit() {
-        let largest = intake_core::images::largest_weight(&ImageLimits::default());
+        let largest = intake_images::largest_weight(&ImageLimits::default());
         assert!(
             DEFAULT_IMAGE_MEMORY_BUDGET >= largest,
             "{DEFAULT_IMAGE_MEMORY_BUDGET} < {largest}"

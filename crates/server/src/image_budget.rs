@@ -2,7 +2,7 @@
 //! PNGs of one request held 3 GB, three such requests at once 9 GB.
 //!
 //! Before its pixels are decoded, an image takes its weight (what cleaning it
-//! holds at its peak, from its header: see `intake_core::images::Inspected`)
+//! holds at its peak, from its header: see `intake_images::Inspected`)
 //! from one weighted semaphore, and gives it back when the work on it ends,
 //! whether it finished, failed or was stopped. Images wait their turn in
 //! the order they asked (tokio's semaphore is fair), so a large image is not

@@ -7,7 +7,7 @@
 use crate::error::ApiError;
 use axum::body::Bytes;
 use axum::http::{header, HeaderMap};
-use intake_core::images::sanitize_file_name;
+use intake_images::sanitize_file_name;
 use std::convert::Infallible;
 
 /// The field holding the job as a JSON string.

@@ -10,8 +10,8 @@ use crate::log_text::Escaped;
 use crate::state::AppState;
 use crate::storage::{ImageStore, WrittenImages};
 use axum::body::Bytes;
-use intake_core::images::{self, CleanImage, ImageError, ImageLimits, Inspected, Stop};
 use intake_core::jobs::JobImage;
+use intake_images::{CleanImage, ImageError, ImageLimits, Inspected, Stop};
 use std::time::Duration;
 use tokio::task::{JoinError, JoinHandle};
 use tokio::time::Instant;
@@ -130,7 +130,7 @@ async fn inspect_all(
     tokio::task::spawn_blocking(move || {
         files
             .iter()
-            .map(|bytes| images::inspect(bytes, &limits))
+            .map(|bytes| intake_images::inspect(bytes, &limits))
             .collect()
     })
     .await

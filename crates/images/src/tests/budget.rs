@@ -2,7 +2,7 @@
 //! and work that stops when asked.
 
 use super::fixtures::*;
-use crate::images::{clean, inspect, largest_weight, ImageError, ImageFormat, ImageLimits, Stop};
+use crate::{clean, inspect, largest_weight, ImageError, ImageFormat, ImageLimits, Stop};
 
 /// A PNG of `bits` bits a sample, RGBA, each pixel's samples their high
 /// byte `x`, `y`, `x ^ y` and 255 (low bytes 0x5A at 16 bits).
