@@ -380,6 +380,7 @@ pub(crate) fn new_job(id: &str, scope: &str, expires_in: time::Duration) -> crat
         creation_source: CreationSource::ApiWithAttachments,
         request_id: "req-1".to_owned(),
         received_at: now,
+        fingerprint: crate::history::fingerprint(&job.description),
         job,
         recipients: vec![
             NewRecipient {

@@ -14,10 +14,12 @@ pub mod geography;
 #[cfg(feature = "group-commit")]
 pub mod group_commit;
 pub mod history;
+pub mod intake;
 pub mod jobs;
 pub mod keys;
 pub mod postcode;
 pub mod secrets;
+pub mod spam;
 
 pub mod store;
 

@@ -33,6 +33,7 @@ use axum::extract::{OriginalUri, Request, State};
 use axum::http::{header, HeaderMap};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use intake_core::intake::Caller;
 use intake_core::{ApiKey, Environment, KeyPolicy, MasterKey, NewKey, SecretString};
 use intake_signature::{Message, SignatureHeader, VerifyOptions};
 use std::time::Instant;
@@ -50,6 +51,17 @@ pub struct AuthenticatedKey {
     /// The request's signature bytes: a repeat of the very same signed request
     /// carries the same ones (see the job handler's replay protection).
     pub signature: Vec<u8>,
+}
+
+impl AuthenticatedKey {
+    /// The key as the intake pipeline knows it.
+    pub fn caller(&self) -> Caller {
+        Caller {
+            key_id: self.key_id.clone(),
+            application: self.name.clone(),
+            environment: self.environment,
+        }
+    }
 }
 
 /// A key that is never stored, standing in for an unknown or revoked key

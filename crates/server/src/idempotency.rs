@@ -12,108 +12,66 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use intake_api::jobs::{IDEMPOTENCY_KEY, IDEMPOTENCY_REPLAYED};
-use intake_core::jobs::IdempotencyRecord;
+use intake_core::intake::{Repeat, Submission};
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
-use time::OffsetDateTime;
 
-/// The scopes a submission is known by, and the hash a repeat must match.
-#[derive(Debug, Clone)]
-pub struct Submission {
-    /// `k:KEY_ID:KEY` when an `Idempotency-Key` was sent.
-    pub key_scope: Option<String>,
-    /// `s:KEY_ID:SIGNATURE`: the same signed request replayed.
-    pub signature_scope: String,
-    /// SHA-256 of method, path and body.
-    pub request_hash: String,
+/// The submission a request makes: its `Idempotency-Key` (1 to 255 visible
+/// ASCII characters), its signature and the hash of its method, path and body.
+pub fn submission_of(
+    key: &AuthenticatedKey,
+    headers: &HeaderMap,
+    method: &str,
+    path: &str,
+    body: &[u8],
+) -> Result<Submission, ApiError> {
+    let mut values = headers.get_all(IDEMPOTENCY_KEY).iter();
+    let key_scope = match (values.next(), values.next()) {
+        (None, _) => None,
+        (Some(_), Some(_)) => {
+            return Err(ApiError::BadRequest(
+                "Send one Idempotency-Key header, not several.".into(),
+            ))
+        }
+        (Some(value), None) => {
+            let bytes = value.as_bytes();
+            if bytes.is_empty()
+                || bytes.len() > 255
+                || !bytes.iter().all(|b| (0x21..=0x7e).contains(b))
+            {
+                return Err(ApiError::BadRequest(
+                    "The Idempotency-Key header must be 1 to 255 visible ASCII characters (no spaces), e.g. a UUID.".into(),
+                ));
+            }
+            Some(format!(
+                "k:{}:{}",
+                key.key_id,
+                String::from_utf8_lossy(bytes)
+            ))
+        }
+    };
+    let signature = base64::engine::general_purpose::STANDARD.encode(&key.signature);
+    let mut hasher = Sha256::new();
+    hasher.update(method.as_bytes());
+    hasher.update(b" ");
+    hasher.update(path.as_bytes());
+    hasher.update(b"\n");
+    hasher.update(body);
+    Ok(Submission {
+        key_scope,
+        signature_scope: format!("s:{}:{signature}", key.key_id),
+        request_hash: hex::encode(hasher.finalize()),
+    })
 }
 
-impl Submission {
-    /// Reads the `Idempotency-Key` header (1 to 255 visible ASCII characters).
-    pub fn of(
-        key: &AuthenticatedKey,
-        headers: &HeaderMap,
-        method: &str,
-        path: &str,
-        body: &[u8],
-    ) -> Result<Self, ApiError> {
-        let mut values = headers.get_all(IDEMPOTENCY_KEY).iter();
-        let key_scope = match (values.next(), values.next()) {
-            (None, _) => None,
-            (Some(_), Some(_)) => {
-                return Err(ApiError::BadRequest(
-                    "Send one Idempotency-Key header, not several.".into(),
-                ))
-            }
-            (Some(value), None) => {
-                let bytes = value.as_bytes();
-                if bytes.is_empty()
-                    || bytes.len() > 255
-                    || !bytes.iter().all(|b| (0x21..=0x7e).contains(b))
-                {
-                    return Err(ApiError::BadRequest(
-                        "The Idempotency-Key header must be 1 to 255 visible ASCII characters (no spaces), e.g. a UUID.".into(),
-                    ));
-                }
-                Some(format!(
-                    "k:{}:{}",
-                    key.key_id,
-                    String::from_utf8_lossy(bytes)
-                ))
-            }
-        };
-        let signature = base64::engine::general_purpose::STANDARD.encode(&key.signature);
-        let mut hasher = Sha256::new();
-        hasher.update(method.as_bytes());
-        hasher.update(b" ");
-        hasher.update(path.as_bytes());
-        hasher.update(b"\n");
-        hasher.update(body);
-        Ok(Submission {
-            key_scope,
-            signature_scope: format!("s:{}:{signature}", key.key_id),
-            request_hash: hex::encode(hasher.finalize()),
-        })
-    }
-
-    /// Every scope, the idempotency key's first.
-    pub fn scopes(&self) -> Vec<String> {
-        self.key_scope
-            .iter()
-            .cloned()
-            .chain([self.signature_scope.clone()])
-            .collect()
-    }
-
-    /// The records to store with a created job.
-    pub fn records(
-        &self,
-        status: u16,
-        body: &str,
-        now: OffsetDateTime,
-        key_ttl: Duration,
-        signature_ttl: Duration,
-    ) -> Vec<IdempotencyRecord> {
-        let record = |scope: &String, ttl: Duration| IdempotencyRecord {
-            scope: scope.clone(),
-            request_hash: self.request_hash.clone(),
-            status,
-            body: body.to_owned(),
-            expires_at: now + ttl,
-        };
-        self.key_scope
-            .iter()
-            .map(|scope| record(scope, key_ttl))
-            .chain([record(&self.signature_scope, signature_ttl)])
-            .collect()
-    }
-
-    /// The answer to a repeat: the stored one if the request matches, else 409.
-    pub fn answer_from(&self, record: &IdempotencyRecord) -> Result<Response, ApiError> {
-        if record.request_hash != self.request_hash {
-            let what = if record.scope.starts_with("k:") {
+/// The answer to a repeat: the stored one (marked `Idempotency-Replayed:
+/// true`), or 409 when the scope was used by another request.
+pub fn answer_to(repeat: Repeat) -> Result<Response, ApiError> {
+    let record = match repeat {
+        Repeat::Replay(record) => record,
+        Repeat::Conflict { by_idempotency_key } => {
+            let what = if by_idempotency_key {
                 "This Idempotency-Key was already used"
             } else {
                 "This signed request was already received"
@@ -122,17 +80,17 @@ impl Submission {
                 "{what} with a different body. Use a new Idempotency-Key for a different job."
             )));
         }
-        let status = StatusCode::from_u16(record.status).unwrap_or(StatusCode::OK);
-        let mut response = (status, record.body.clone()).into_response();
-        response.headers_mut().insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        );
-        response
-            .headers_mut()
-            .insert(IDEMPOTENCY_REPLAYED, HeaderValue::from_static("true"));
-        Ok(response)
-    }
+    };
+    let status = StatusCode::from_u16(record.status).unwrap_or(StatusCode::OK);
+    let mut response = (status, record.body).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+        .headers_mut()
+        .insert(IDEMPOTENCY_REPLAYED, HeaderValue::from_static("true"));
+    Ok(response)
 }
 
 /// Submissions being handled by this process right now.

@@ -9,6 +9,7 @@ use crate::image_budget::ImageBudget;
 use crate::limits::KeyLimits;
 use crate::storage::ImageStore;
 use intake_core::directory::LoadError;
+use intake_core::intake::{Intake, IntakeSettings};
 use intake_core::{ApiKey, MasterKey, Store};
 use intake_spam::SpamScreen;
 use std::sync::Arc;
@@ -26,8 +27,8 @@ pub struct AppState {
     pub directory: Arc<DirectoryCell>,
     /// Submissions being handled right now (see `idempotency`).
     pub in_flight: InFlight,
-    /// The spam screen every job passes.
-    pub spam: Arc<SpamScreen>,
+    /// The intake pipeline every submitted job runs through.
+    pub intake: Arc<Intake>,
     /// Where the photos of jobs are kept (in memory until [`AppState::with_images`]).
     pub images: ImageStore,
     /// Each key's rate limit and cap on requests in flight (see `limits`).
@@ -52,7 +53,17 @@ impl AppState {
         config: ServerConfig,
     ) -> Result<Self, LoadError> {
         let directory = Arc::new(DirectoryCell::load(store.as_ref()).await?);
-        let spam = Arc::new(SpamScreen::standard(config.spam_threshold));
+        let intake = Arc::new(Intake::new(
+            store.clone(),
+            Arc::new(SpamScreen::standard(config.spam_threshold)),
+            IntakeSettings {
+                max_recipients: config.max_recipients,
+                idempotency_ttl: config.idempotency_ttl,
+                // As long as the signature could be replayed.
+                signature_ttl: config.max_skew * 2,
+                public_base_url: config.public_base_url.clone(),
+            },
+        ));
         let limits = Arc::new(KeyLimits::new(&config));
         let bindings = Arc::new(Bindings::for_config(&config));
         let image_budget = Arc::new(ImageBudget::new(config.image_memory_budget));
@@ -64,7 +75,7 @@ impl AppState {
             config: Arc::new(config),
             directory,
             in_flight: InFlight::default(),
-            spam,
+            intake,
             images: ImageStore::in_memory(),
             limits,
             bindings,

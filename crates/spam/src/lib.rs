@@ -77,8 +77,8 @@ pub(crate) fn reasons_with_history(signal: &dyn Signal, history: ContactHistory)
 
 use std::fmt;
 
+#[cfg(test)]
 use intake_core::history::ContactHistory;
-use serde::Serialize;
 
 pub use burst::ContactBurst;
 pub use contact::ContactDetails;
@@ -95,52 +95,7 @@ pub use test_submission::TestSubmission;
 pub use text_model::TextModel;
 pub use thin::ThinDescription;
 
-/// What the screen looks at. The caller has already validated each field's
-/// syntax, so signals judge content, not shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SpamInput<'a> {
-    /// The homeowner's description of the job, as submitted.
-    pub description: &'a str,
-    /// The homeowner's first name.
-    pub first_name: &'a str,
-    /// The homeowner's last name.
-    pub last_name: &'a str,
-    /// The homeowner's e-mail address.
-    pub email: &'a str,
-    /// The homeowner's phone number.
-    pub phone: &'a str,
-    /// The job's postcode.
-    pub postcode: &'a str,
-    /// The consumer's earlier jobs, fetched by the caller before screening
-    /// (`Store::contact_history`) so that the screen itself does no I/O.
-    /// All zeros when unknown: the history signals then stay silent.
-    pub history: ContactHistory,
-}
-
-/// One reason a job looks like spam, for logs and the quarantine. Never sent to
-/// the affiliate: telling spammers which rule fired teaches them to dodge it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Reason {
-    /// The [`Signal::name`] that found it, e.g. `"link"`, so reasons can be
-    /// counted per signal when tuning weights.
-    pub signal: &'static str,
-    /// How much this reason counts towards the threshold. Usually positive; a
-    /// future signal may add a negative weight to vouch for a job.
-    pub weight: f64,
-    /// What was found, for a person reviewing the quarantine.
-    pub detail: String,
-}
-
-/// The verdict on one job, with everything needed to explain it later.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Assessment {
-    /// The sum of the reasons' weights.
-    pub score: f64,
-    /// Every reason found, in the order of the screen's signals.
-    pub reasons: Vec<Reason>,
-    /// Whether `score` reached the screen's threshold.
-    pub is_spam: bool,
-}
+pub use intake_core::spam::{Assessment, Reason, SpamInput};
 
 /// One independent way of spotting spam. A signal adds zero or more reasons
 /// and never decides alone: the screen sums the weights, so signals stay small
@@ -159,6 +114,12 @@ pub trait Signal: Send + Sync {
 pub struct SpamScreen {
     signals: Vec<Box<dyn Signal>>,
     threshold: f64,
+}
+
+impl intake_core::spam::Screen for SpamScreen {
+    fn assess(&self, input: &SpamInput<'_>) -> Assessment {
+        SpamScreen::assess(self, input)
+    }
 }
 
 impl SpamScreen {

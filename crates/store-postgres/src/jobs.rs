@@ -88,9 +88,7 @@ impl Jobs for PostgresDialect {
                 j.job.preferred_start.map(|p| p.id.as_str())
             }))
             .bind(column(jobs, |j| j.job.preferred_start.and_then(|p| p.date)))
-            .bind(column(jobs, |j| {
-                intake_core::history::fingerprint(&j.job.description)
-            }))
+            .bind(column(jobs, |j| j.fingerprint.as_str()))
             .bind(
                 recipients
                     .iter()

@@ -20,6 +20,9 @@ fn new_production_job(id: &str) -> NewJob {
     let value = serde_json::json!({"categoryId": 1335, "description": "Boiler not working, no hot water",
         "email": "sam@example.com", "phone": "07900000000", "firstName": "Sam", "lastName": "Jones",
         "postcode": "SW1A 1AA"});
+    let job =
+        intake_core::jobs::validate(&value, intake_core::categories::CategoryTree::embedded())
+            .expect("a valid job");
     NewJob {
         id: id.to_owned(),
         environment: Environment::Production,
@@ -28,8 +31,8 @@ fn new_production_job(id: &str) -> NewJob {
         creation_source: CreationSource::Api,
         request_id: format!("req-{id}"),
         received_at: time::OffsetDateTime::now_utc(),
-        job: intake_core::jobs::validate(&value, intake_core::categories::CategoryTree::embedded())
-            .expect("a valid job"),
+        fingerprint: intake_core::history::fingerprint(&job.description),
+        job,
         recipients: vec![NewRecipient {
             company_id: 7,
             name: "Seven".to_owned(),

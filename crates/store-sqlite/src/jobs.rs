@@ -62,7 +62,7 @@ impl Jobs for SqliteDialect {
                     .push_bind(address.map(|a| a.postcode.as_str()))
                     .push_bind(v.preferred_start.map(|p| p.id.as_str()))
                     .push_bind(v.preferred_start.and_then(|p| p.date))
-                    .push_bind(intake_core::history::fingerprint(&v.description));
+                    .push_bind(&job.fingerprint);
             });
             query.build().persistent(lone).execute(&mut *conn).await?;
         }

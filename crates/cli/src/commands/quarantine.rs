@@ -88,6 +88,7 @@ pub async fn release(store_args: &StoreArgs, id: &str) -> anyhow::Result<ExitCod
         creation_source: entry.creation_source,
         request_id: entry.request_id.clone(),
         received_at: OffsetDateTime::now_utc(),
+        fingerprint: intake_core::history::fingerprint(&job.description),
         job,
         recipients: chosen,
         images: Vec::new(),

@@ -51,6 +51,7 @@ impl Earlier<'_> {
             creation_source: CreationSource::Api,
             request_id: format!("req-{}", self.id),
             received_at: self.received_at,
+            fingerprint: crate::history::fingerprint(&job.description),
             job,
             recipients: vec![NewRecipient {
                 company_id: 7,

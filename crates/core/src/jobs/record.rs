@@ -94,6 +94,9 @@ pub struct NewJob {
     pub request_id: String,
     /// When it was received.
     pub received_at: OffsetDateTime,
+    /// The description's fingerprint (`history::fingerprint`), kept for the
+    /// spam screen's contact history.
+    pub fingerprint: String,
     /// The checked job.
     pub job: ValidatedJob,
     /// The trades chosen, best first.

@@ -10,8 +10,8 @@ pub mod headers;
 
 use crate::auth::AuthenticatedKey;
 use crate::error::ApiError;
-use crate::handlers::jobs::create::{recipients, validate_and_screen};
 use crate::handlers::jobs::with_attachments::{form, form_limits, photos};
+use crate::handlers::jobs::{origin, refusal};
 use crate::request_id::RequestIdMadeHere;
 use crate::state::AppState;
 use axum::body::Bytes;
@@ -20,7 +20,9 @@ use axum::http::HeaderMap;
 use axum::{Extension, Json};
 use intake_api::jobs::Consumer;
 use intake_api::verify::{FoundTrade, VerifiedBody, VerifyResult};
+use intake_core::intake::Submitted;
 use intake_core::jobs::CreationSource;
+use tower_http::request_id::RequestId;
 
 /// Checks a job with photos as the real endpoint would, and shows the result.
 #[utoipa::path(
@@ -45,15 +47,30 @@ pub async fn verify_with_attachments(
     State(state): State<AppState>,
     Extension(key): Extension<AuthenticatedKey>,
     id_made_here: Option<Extension<RequestIdMadeHere>>,
+    request_id: Option<Extension<RequestId>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<VerifyResult>, ApiError> {
     let boundary = form::boundary(&headers)?;
     let form = form::read(boundary, body, form_limits(&state)).await?;
-    let job = validate_and_screen(&state, &key, &form.data).await?;
+    let (caller, origin) = (
+        key.caller(),
+        origin(CreationSource::ApiWithAttachments, request_id),
+    );
+    let submitted = Submitted {
+        caller: &caller,
+        origin: &origin,
+        body: Ok::<_, ApiError>(form.data),
+    };
+    let snapshot = state.directory.current();
+    let verified = state
+        .intake
+        .verify(&snapshot.directory, submitted)
+        .await
+        .map_err(refusal)?;
+    let (job, recipients) = (verified.job, verified.recipients);
     let checked = photos::check_all(form.uploads, &state).await?;
-    let found_trades = recipients(&state, &job)
-        .await?
+    let found_trades = recipients
         .into_iter()
         .map(|r| FoundTrade {
             company_id: r.company_id,

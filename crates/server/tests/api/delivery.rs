@@ -339,6 +339,7 @@ async fn staging_sends_nothing_even_with_a_dispatcher_running_over_its_store() {
 async fn production_job(app: &TestApp, company_id: u64) -> String {
     let tree = intake_core::categories::CategoryTree::embedded();
     let id = uuid::Uuid::now_v7().to_string();
+    let job = intake_core::jobs::validate(&job(21), tree).unwrap();
     let new = NewJob {
         id: id.clone(),
         environment: Environment::Production,
@@ -347,7 +348,8 @@ async fn production_job(app: &TestApp, company_id: u64) -> String {
         creation_source: CreationSource::Api,
         request_id: String::new(),
         received_at: time::OffsetDateTime::now_utc(),
-        job: intake_core::jobs::validate(&job(21), tree).unwrap(),
+        fingerprint: intake_core::history::fingerprint(&job.description),
+        job,
         recipients: vec![NewRecipient {
             company_id,
             name: format!("Trade {company_id}"),

@@ -22,6 +22,7 @@ mod malformed_heads;
 mod openapi;
 mod options;
 mod outage;
+mod pipeline;
 mod rate_limits;
 mod replay;
 mod shutdown;

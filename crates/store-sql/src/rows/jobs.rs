@@ -5,6 +5,7 @@ use super::bad;
 use crate::StoredTime;
 use intake_api::PreferredStartId;
 use intake_core::email::Email;
+use intake_core::history::fingerprint;
 use intake_core::jobs::{
     CreationSource, IdempotencyRecord, JobImage, NewJob, NewRecipient, Phone, StoredRecipient,
     ValidAddress, ValidPreferredStart, ValidatedJob,
@@ -45,6 +46,8 @@ pub struct JobRow {
     pub received_at: OffsetDateTime,
     pub category_id: i32,
     pub description: String,
+    /// `None` for jobs written before fingerprints were kept.
+    pub fingerprint: Option<String>,
     pub email: String,
     pub phone: String,
     pub first_name: String,
@@ -91,6 +94,9 @@ impl JobRow {
             application: self.application,
             request_id: self.request_id,
             received_at: self.received_at,
+            fingerprint: self
+                .fingerprint
+                .unwrap_or_else(|| fingerprint(&self.description)),
             job: ValidatedJob {
                 category_id: self.category_id as u32,
                 email: Email::parse(&self.email).map_err(|_| bad("e-mail"))?,

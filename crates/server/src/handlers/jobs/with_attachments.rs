@@ -1,25 +1,28 @@
 //! `POST /jobs/with-attachments`: a signed job with up to five photos, as
 //! `multipart/form-data`; 201 with its recipients, exactly as `POST /jobs`.
 //!
-//! The same line as `/jobs` (repeat check, validate, screen, match, one store
-//! transaction), with the photos checked and written to the image store
-//! before the job is committed. Whatever stops the job after that (a store
-//! failure, a concurrent repeat committed first) deletes the photos again.
+//! An adapter around the same intake pipeline as `/jobs`: the form is read
+//! here, the pipeline checks the job (a form that cannot be read gets the
+//! earlier answer of a repeat, as an invalid job does), then the photos are
+//! checked and written to the image store, and the pipeline commits the job
+//! with them. Whatever stops the job after the photos are written (a store
+//! failure, a concurrent repeat committed first) deletes them again.
 
 pub mod form;
 pub mod photos;
 
-use super::create::{commit, earlier_answer, prepare, Origin, Prepared};
+use super::{created, origin, stopped};
 use crate::auth::AuthenticatedKey;
 use crate::error::ApiError;
-use crate::idempotency::{InFlightGuard, Submission};
+use crate::idempotency::{submission_of, InFlightGuard};
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::{OriginalUri, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Extension;
-use intake_api::jobs::{JobCreated, IDEMPOTENCY_REPLAYED};
+use intake_api::jobs::JobCreated;
+use intake_core::intake::{Committed, Prepared, Submitted};
 use intake_core::jobs::CreationSource;
 use tower_http::request_id::RequestId;
 use utoipa::ToSchema;
@@ -74,25 +77,37 @@ pub async fn create_with_attachments(
 ) -> Result<Response, ApiError> {
     let boundary = form::boundary(&headers)?;
     // The raw multipart bytes are the submission: a repeat must send the same ones.
-    let submission = Submission::of(&key, &headers, "POST", uri.path(), &body)?;
+    let submission = submission_of(&key, &headers, "POST", uri.path(), &body)?;
     let in_flight = state.in_flight.enter(submission.scopes())?;
-    if let Some(answer) = earlier_answer(&state, &submission).await? {
-        return Ok(answer);
-    }
-    let form = form::read(boundary, body, form_limits(&state)).await?;
-    let origin = Origin::of(CreationSource::ApiWithAttachments, request_id);
-    let prepared = prepare(&state, &key, &form.data, &origin).await?;
-    let checked = photos::check_all(form.uploads, &state).await?;
-    let request_id = origin.request_id;
+    let (data, uploads) = match form::read(boundary, body, form_limits(&state)).await {
+        Ok(form) => (Ok(form.data), form.uploads),
+        Err(error) => (Err(error), Vec::new()),
+    };
+    let (caller, origin) = (
+        key.caller(),
+        origin(CreationSource::ApiWithAttachments, request_id),
+    );
+    let submitted = Submitted {
+        caller: &caller,
+        origin: &origin,
+        body: data,
+    };
+    let snapshot = state.directory.current();
+    let prepared = match state
+        .intake
+        .create(&snapshot.directory, &submission, submitted)
+        .await
+    {
+        Ok(prepared) => prepared,
+        Err(stop) => return stopped(stop),
+    };
+    let checked = photos::check_all(uploads, &state).await?;
     // Writing runs to its end even if the client goes away or the request
     // times out: stopped half-way, it could not tell whether the job was
     // committed, and so whether its photos must stay.
     let write = Write {
         state: state.clone(),
-        key,
-        submission,
         prepared,
-        request_id,
         checked,
         in_flight,
     };
@@ -104,10 +119,7 @@ pub async fn create_with_attachments(
 /// Everything needed to store the photos and commit the job.
 struct Write {
     state: AppState,
-    key: AuthenticatedKey,
-    submission: Submission,
     prepared: Prepared,
-    request_id: String,
     checked: Vec<photos::Checked>,
     /// Held until the job is written or given up, so a repeat waits for it.
     in_flight: InFlightGuard,
@@ -119,32 +131,19 @@ impl Write {
     async fn run(self) -> Result<Response, ApiError> {
         let Write {
             state,
-            key,
-            submission,
             prepared,
-            request_id,
             checked,
             in_flight: _in_flight,
         } = self;
         let (images, written) = photos::store_all(&state.images, checked).await?;
-        let answer = commit(
-            &state,
-            &key,
-            &submission,
-            prepared,
-            CreationSource::ApiWithAttachments,
-            request_id,
-            images,
-        )
-        .await;
-        match answer {
-            Ok(response) if is_new_job(&response) => {
+        match state.intake.commit(prepared, images).await {
+            Ok(committed @ Committed::Created { .. }) => {
                 written.keep();
-                Ok(response)
+                created(&state, committed)
             }
             other => {
                 written.discard().await;
-                other
+                created(&state, other?)
             }
         }
     }
@@ -156,9 +155,4 @@ pub fn form_limits(state: &AppState) -> form::FormLimits {
         max_images: state.config.image_limits.max_images,
         max_data_bytes: state.config.body_limit,
     }
-}
-
-fn is_new_job(response: &Response) -> bool {
-    response.status() == StatusCode::CREATED
-        && !response.headers().contains_key(IDEMPOTENCY_REPLAYED)
 }
