@@ -6,13 +6,14 @@ pub mod create;
 pub mod get;
 pub mod with_attachments;
 
+use crate::auth::AuthenticatedKey;
 use crate::error::ApiError;
 use crate::idempotency::answer_to;
 use crate::state::AppState;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
-use intake_core::intake::{Committed, Origin, Stop};
+use intake_core::intake::{Committed, Origin, Prepared, Stop, Submission, Submitted};
 use intake_core::jobs::CreationSource;
 use tower_http::request_id::RequestId;
 
@@ -24,9 +25,32 @@ pub(crate) fn origin(source: CreationSource, request_id: Option<Extension<Reques
     Origin { source, request_id }
 }
 
+/// Runs the pipeline's checks for creating a job (on the directory snapshot
+/// of this moment): the job ready to commit, or the answer that stops it.
+pub(crate) async fn prepare(
+    state: &AppState,
+    key: &AuthenticatedKey,
+    origin: Origin,
+    submission: &Submission,
+    body: Result<serde_json::Value, ApiError>,
+) -> Result<Prepared, Result<Response, ApiError>> {
+    let caller = key.caller();
+    let submitted = Submitted {
+        caller: &caller,
+        origin: &origin,
+        body,
+    };
+    let snapshot = state.directory.current();
+    state
+        .intake
+        .create(&snapshot.directory, submission, submitted)
+        .await
+        .map_err(stopped)
+}
+
 /// A submission the pipeline stopped: the earlier answer to a repeat (or
 /// 409), else the refusal.
-pub(crate) fn stopped(stop: Stop<ApiError>) -> Result<Response, ApiError> {
+fn stopped(stop: Stop<ApiError>) -> Result<Response, ApiError> {
     match stop {
         Stop::Repeat(repeat) => answer_to(repeat),
         other => Err(refusal(other)),

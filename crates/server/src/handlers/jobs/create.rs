@@ -4,7 +4,7 @@
 //! read here; the intake pipeline (`intake_core::intake`) runs the rest
 //! (earlier answer, validation, spam screen, matching, the store).
 
-use super::{created, origin, stopped};
+use super::{created, origin, prepare};
 use crate::auth::AuthenticatedKey;
 use crate::error::ApiError;
 use crate::idempotency::submission_of;
@@ -15,7 +15,6 @@ use axum::http::{header, HeaderMap};
 use axum::response::Response;
 use axum::Extension;
 use intake_api::jobs::JobCreated;
-use intake_core::intake::Submitted;
 use intake_core::jobs::CreationSource;
 use tower_http::request_id::RequestId;
 
@@ -54,20 +53,10 @@ pub async fn create(
     let _in_flight = state.in_flight.enter(submission.scopes())?;
     let value = serde_json::from_slice(&body)
         .map_err(|error| ApiError::BadRequest(format!("The body is not valid JSON: {error}.")));
-    let (caller, origin) = (key.caller(), origin(CreationSource::Api, request_id));
-    let submitted = Submitted {
-        caller: &caller,
-        origin: &origin,
-        body: value,
-    };
-    let snapshot = state.directory.current();
-    let prepared = match state
-        .intake
-        .create(&snapshot.directory, &submission, submitted)
-        .await
-    {
+    let origin = origin(CreationSource::Api, request_id);
+    let prepared = match prepare(&state, &key, origin, &submission, value).await {
         Ok(prepared) => prepared,
-        Err(stop) => return stopped(stop),
+        Err(answer) => return answer,
     };
     created(&state, state.intake.commit(prepared, Vec::new()).await?)
 }

@@ -11,7 +11,7 @@
 pub mod form;
 pub mod photos;
 
-use super::{created, origin, stopped};
+use super::{created, origin, prepare};
 use crate::auth::AuthenticatedKey;
 use crate::error::ApiError;
 use crate::idempotency::{submission_of, InFlightGuard};
@@ -22,7 +22,7 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::Extension;
 use intake_api::jobs::JobCreated;
-use intake_core::intake::{Committed, Prepared, Submitted};
+use intake_core::intake::{Committed, Prepared};
 use intake_core::jobs::CreationSource;
 use tower_http::request_id::RequestId;
 use utoipa::ToSchema;
@@ -83,23 +83,10 @@ pub async fn create_with_attachments(
         Ok(form) => (Ok(form.data), form.uploads),
         Err(error) => (Err(error), Vec::new()),
     };
-    let (caller, origin) = (
-        key.caller(),
-        origin(CreationSource::ApiWithAttachments, request_id),
-    );
-    let submitted = Submitted {
-        caller: &caller,
-        origin: &origin,
-        body: data,
-    };
-    let snapshot = state.directory.current();
-    let prepared = match state
-        .intake
-        .create(&snapshot.directory, &submission, submitted)
-        .await
-    {
+    let origin = origin(CreationSource::ApiWithAttachments, request_id);
+    let prepared = match prepare(&state, &key, origin, &submission, data).await {
         Ok(prepared) => prepared,
-        Err(stop) => return stopped(stop),
+        Err(answer) => return answer,
     };
     let checked = photos::check_all(uploads, &state).await?;
     // Writing runs to its end even if the client goes away or the request
