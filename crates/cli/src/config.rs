@@ -146,7 +146,8 @@ impl Settings {
 
     /// Each section read from the layers; an error names the key where it was set.
     fn extract(figment: &Figment) -> anyhow::Result<Settings> {
-        let describe = |error| keys::describe(error, FlagOverrides::flag);
+        let describe =
+            |error| keys::describe(error, FlagOverrides::flag).context("invalid configuration");
         Ok(Settings {
             server: figment.extract().map_err(describe)?,
             connections: figment.extract().map_err(describe)?,
