@@ -1,9 +1,21 @@
 //! Structured logs to standard error (standard output is for command results).
 
+use serde::Deserialize;
 use tracing_subscriber::EnvFilter;
 
-/// Installs the subscriber: `RUST_LOG` filters (default `info`), `format` is `text` or `json`.
-pub fn init(format: &str) {
+/// How log lines are written (`INTAKE_LOG_FORMAT`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// Lines for a person.
+    #[default]
+    Text,
+    /// One JSON object a line, for a log collector.
+    Json,
+}
+
+/// Installs the subscriber: `RUST_LOG` filters (default `info`).
+pub fn init(format: LogFormat) {
     let filter =
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
     // Colours only for a person at a terminal: never in files, pipes or log collectors.
@@ -13,7 +25,7 @@ pub fn init(format: &str) {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_ansi(ansi);
-    let result = if format == "json" {
+    let result = if format == LogFormat::Json {
         builder.json().try_init()
     } else {
         builder.try_init()

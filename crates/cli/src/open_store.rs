@@ -30,11 +30,11 @@ pub fn is_supported(url: &str) -> bool {
 
 /// Opens (and migrates) the store the settings name.
 pub async fn open(settings: &Settings) -> anyhow::Result<Arc<dyn Store>> {
-    let url = settings.database_url();
+    let url = settings.storage.database_url();
     match backend(&url) {
         Some(Backend::Sqlite) => {
-            if settings.database_url.is_empty() {
-                crate::data_dir::ensure(&settings.data_dir)?;
+            if settings.storage.database_url.is_none() {
+                crate::data_dir::ensure(&settings.storage.data_dir)?;
             }
             let store = SqliteStore::open(&url)
                 .await

@@ -6,6 +6,9 @@ use lettre::message::Mailbox;
 use lettre::{AsyncSmtpTransport, Tokio1Executor};
 use std::time::Duration;
 
+/// The sender of lead e-mails unless `INTAKE_MAIL_FROM` names another.
+pub const DEFAULT_MAIL_FROM: &str = "Trade leads <leads@example-trades.co.uk>";
+
 /// How the dispatcher claims, sends and retries leads. `Default` is what
 /// production runs with.
 #[derive(Debug, Clone)]

@@ -20,7 +20,7 @@ mod lead;
 mod send;
 mod webhook;
 
-pub use config::{DeliveryConfig, SmtpSettings};
+pub use config::{DeliveryConfig, SmtpSettings, DEFAULT_MAIL_FROM};
 pub use dispatcher::Dispatcher;
 pub use image_links::{ImageLinks, LinkError};
 pub use webhook::signature as webhook_signature;

@@ -16,7 +16,7 @@ pub async fn run(args: DemoDataArgs) -> anyhow::Result<ExitCode> {
         args.store.config.as_deref(),
         FlagOverrides::from_store(&args.store),
     )?;
-    logging::init(&settings.log_format);
+    logging::init(settings.server.log_format);
     if let Some(path) = &args.output {
         let records = records(
             args.trades,

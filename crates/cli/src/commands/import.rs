@@ -23,7 +23,7 @@ pub async fn run(command: ImportCommand) -> anyhow::Result<ExitCode> {
         store_args.config.as_deref(),
         FlagOverrides::from_store(store_args),
     )?;
-    logging::init(&settings.log_format);
+    logging::init(settings.server.log_format);
     let text =
         std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     let store = open_store::open(&settings).await?;

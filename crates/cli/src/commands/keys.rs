@@ -26,7 +26,7 @@ pub async fn run(command: KeysCommand) -> anyhow::Result<ExitCode> {
 
 fn settings(store: &StoreArgs) -> anyhow::Result<Settings> {
     let settings = config::load(store.config.as_deref(), FlagOverrides::from_store(store))?;
-    logging::init(&settings.log_format);
+    logging::init(settings.server.log_format);
     Ok(settings)
 }
 
@@ -43,7 +43,7 @@ async fn create(
     let environment: Environment = environment.parse()?;
     let settings = settings(store_args)?;
     let store = open_store::open(&settings).await?;
-    let master = master_key::load_or_create(&settings.data_dir)?;
+    let master = master_key::load_or_create(&settings.storage.data_dir)?;
     let policy = require.map(KeyPolicy::parse).unwrap_or_default();
     let new = NewKey::generate(name, environment, policy, &master);
     store

@@ -66,7 +66,7 @@ async fn open(store_args: &StoreArgs) -> anyhow::Result<(Settings, Arc<dyn Store
         store_args.config.as_deref(),
         FlagOverrides::from_store(store_args),
     )?;
-    logging::init(&settings.log_format);
+    logging::init(settings.server.log_format);
     let store = open_store::open(&settings).await?;
     Ok((settings, store))
 }
@@ -205,7 +205,7 @@ async fn webhook_secret(store_args: &StoreArgs, company_id: u64) -> anyhow::Resu
         eprintln!("error: there is no trade {company_id} in the directory");
         return Ok(ExitCode::from(UNKNOWN));
     }
-    let master = master_key::load_or_create(&settings.data_dir)?;
+    let master = master_key::load_or_create(&settings.storage.data_dir)?;
     outln!("{}", master.webhook_secret(company_id).expose())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -18,7 +18,7 @@ pub async fn review(store_args: &StoreArgs, all: bool, as_json: bool) -> anyhow:
         store_args.config.as_deref(),
         FlagOverrides::from_store(store_args),
     )?;
-    logging::init(&settings.log_format);
+    logging::init(settings.server.log_format);
     let entries = open_store::open(&settings).await?.quarantined(all).await?;
     if as_json {
         let rows: Vec<_> = entries.iter().map(entry_json).collect();
@@ -51,7 +51,7 @@ pub async fn release(store_args: &StoreArgs, id: &str) -> anyhow::Result<ExitCod
         store_args.config.as_deref(),
         FlagOverrides::from_store(store_args),
     )?;
-    logging::init(&settings.log_format);
+    logging::init(settings.server.log_format);
     let store = open_store::open(&settings).await?;
     let entry = store
         .quarantined(true)
@@ -72,7 +72,13 @@ pub async fn release(store_args: &StoreArgs, id: &str) -> anyhow::Result<ExitCod
                 .join("; ")
         )
     })?;
-    let chosen = recipients(store.as_ref(), &directory, &job, settings.max_recipients).await?;
+    let chosen = recipients(
+        store.as_ref(),
+        &directory,
+        &job,
+        settings.jobs.max_recipients,
+    )
+    .await?;
     if chosen.is_empty() {
         anyhow::bail!(
             "no trade in category {} covers {} now; nothing was released",

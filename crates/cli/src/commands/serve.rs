@@ -19,18 +19,18 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         ..FlagOverrides::from_store(&args.store)
     };
     let settings = config::load(args.store.config.as_deref(), flags)?;
-    logging::init(&settings.log_format);
+    logging::init(settings.server.log_format);
     let server_config = settings.server_config()?;
     let store = open_store::open(&settings).await?;
-    let master = master_key::load_or_create(&settings.data_dir)?;
-    let address = settings.listen_addr()?;
+    let master = master_key::load_or_create(&settings.storage.data_dir)?;
+    let address = settings.server.listen;
     let listener = tokio::net::TcpListener::bind(address)
         .await
         .with_context(|| format!("cannot listen on {address}"))?;
     let environment = server_config.environment;
-    if settings.demo_data
+    if settings.server.demo_data
         && !args.no_demo_data
-        && settings.database_url().starts_with("sqlite:")
+        && settings.storage.database_url().starts_with("sqlite:")
         && store.directory_version().await? == 0
     {
         tracing::info!(
@@ -46,7 +46,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .with_images(images);
     let app = Application::build(listener, state);
     let local = app.local_addr()?;
-    tracing::info!(address = %local, %environment, database = %redact(&settings.database_url()), images = %image_location, "listening");
+    tracing::info!(address = %local, %environment, database = %redact(&settings.storage.database_url()), images = %image_location, "listening");
     app.run_until(intake_server::shutdown_signal())
         .await
         .context("serving")?;
@@ -56,7 +56,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
 
 /// The image store the settings name, with its location for logs (also `intake worker`).
 fn open_images(settings: &Settings) -> anyhow::Result<(ImageStore, ImageStoreLocation)> {
-    let location = settings.image_store()?;
+    let location = settings.storage.image_store();
     let images = ImageStore::open(&location)
         .with_context(|| format!("opening the image store {location}"))?;
     Ok((images, location))

@@ -14,13 +14,13 @@ pub async fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         args.store.config.as_deref(),
         FlagOverrides::from_store(&args.store),
     )?;
-    logging::init(&settings.log_format);
+    logging::init(settings.server.log_format);
     // INTAKE_DISPATCHER only tells `serve` whether to dispatch too; a worker always does.
     let delivery = settings.delivery_config()?;
     let store = open_store::open(&settings).await?;
-    let master = master_key::load_or_create(&settings.data_dir)?;
+    let master = master_key::load_or_create(&settings.storage.data_dir)?;
     tracing::info!(
-        database = %super::serve::redact(&settings.database_url()),
+        database = %super::serve::redact(&settings.storage.database_url()),
         lease_seconds = delivery.lease.as_secs(),
         "worker started"
     );

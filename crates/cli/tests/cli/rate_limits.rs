@@ -35,7 +35,7 @@ fn a_bad_limit_stops_the_server_at_start_with_its_name() {
         (vec![("INTAKE_RATE_LIMIT_BURST", "0")], "rate_limit_burst"),
         (
             vec![("INTAKE_RATE_LIMIT_PER_SECOND", "-1")],
-            "invalid configuration",
+            "invalid configuration: INTAKE_RATE_LIMIT_PER_SECOND: ",
         ),
         (
             vec![("INTAKE_MAX_IN_FLIGHT_PER_KEY", "2000000")],
