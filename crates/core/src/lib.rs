@@ -11,8 +11,6 @@ pub mod directory;
 pub mod email;
 pub mod environment;
 pub mod geography;
-#[cfg(feature = "group-commit")]
-pub mod group_commit;
 pub mod history;
 pub mod jobs;
 pub mod keys;

@@ -64,7 +64,7 @@ pub trait Dialect: Send + Sync + Sized + 'static {
     fn rows_affected(result: &<Self::Db as Database>::QueryResult) -> u64;
 }
 
-/// The fast path of group commit ([`intake_core::group_commit`]).
+/// The fast path of group commit ([`crate::group_commit`]).
 #[async_trait]
 pub trait Batch: Dialect {
     /// Writes `jobs` in a few statements, whatever their number, inside the

@@ -7,7 +7,7 @@
 use crate::dialect::{Backend, Column, Dialect};
 use crate::key_cache::KeyCache;
 use crate::writer::{BatchWriter, Connect};
-use intake_core::group_commit::JobQueue;
+use crate::group_commit::JobQueue;
 use intake_core::store::StoreError;
 use sqlx::{ColumnIndex, Connection, Database, Encode, Executor, IntoArguments, Pool, Type};
 use std::sync::Arc;
@@ -48,7 +48,7 @@ impl<D: Dialect> std::fmt::Debug for SqlStore<D> {
     }
 }
 
-/// Where a store's job writer runs ([`intake_core::group_commit`]).
+/// Where a store's job writer runs ([`crate::group_commit`]).
 pub enum JobWriter<D: Dialect> {
     /// On the current runtime, on the pool's connections.
     Pooled,

@@ -1,5 +1,5 @@
 //! Group commit: jobs submitted at once are written together (see
-//! [`crate::group_commit`]) and still behave one by one: each is written
+//! `intake_store_sql::group_commit`) and still behave one by one: each is written
 //! whole or not at all, a scope shared by concurrent jobs makes exactly one
 //! job, and a job that meets a held scope leaves nothing of its own behind.
 
