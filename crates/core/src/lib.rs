@@ -4,8 +4,6 @@
 //! No HTTP and no SQL live here.
 
 pub mod categories;
-#[cfg(feature = "contract")]
-pub mod contract;
 pub mod delivery;
 pub mod directory;
 pub mod email;

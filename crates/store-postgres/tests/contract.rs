@@ -1,4 +1,4 @@
-//! The backend contract suite of `intake-core`, run against PostgreSQL: each
+//! The backend contract suite (`intake-store-contract`), run against PostgreSQL: each
 //! test on its own fresh database on the server of `INTAKE_TEST_POSTGRES_URL`
 //! (skipped with a note when unset, failed when `INTAKE_REQUIRE_POSTGRES=1`).
 
@@ -12,7 +12,7 @@ async fn fresh_store() -> Option<(PostgresStore, TestDatabase)> {
     Some((store, database))
 }
 
-intake_test_support::store_contract_tests!(fresh_store);
+intake_store_contract::store_contract_tests!(fresh_store);
 
 #[tokio::test]
 async fn a_database_keeps_its_keys_across_reopening() {

@@ -3,10 +3,10 @@
 //! whole or not at all, a scope shared by concurrent jobs makes exactly one
 //! job, and a job that meets a held scope leaves nothing of its own behind.
 
-use super::{new_job, trade};
-use crate::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
-use crate::store::Store;
+use crate::fixtures::{new_job, trade};
 use futures::future::join_all;
+use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
+use intake_core::store::Store;
 use time::Duration;
 
 /// `new_job` with more scopes, each with the job's answer.
