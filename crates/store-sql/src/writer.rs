@@ -6,8 +6,8 @@
 //! same fast path in a savepoint of its own.
 
 use crate::dialect::Batch;
-use async_trait::async_trait;
 use crate::group_commit::{BatchWrite, Outcomes};
+use async_trait::async_trait;
 use intake_core::jobs::{CreateOutcome, NewJob};
 use intake_core::store::StoreError;
 use sqlx::error::DatabaseError;
