@@ -18,32 +18,16 @@ use intake_core::history::{ContactHistory, HistoryQuery};
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
 use intake_core::keys::ApiKey;
 use intake_core::store::{EarlierOrHistory, ImportSummary, Store, StoreCounts, StoreError};
+use intake_store_sql_macros::sqlx_bounds;
 use sqlx::query::QueryAs;
-use sqlx::{ColumnIndex, Database, Encode, Executor, IntoArguments, Type};
+use sqlx::{Database, Encode, Type};
 use std::collections::HashMap;
 use std::time::Duration;
-use time::{Date, OffsetDateTime};
+use time::OffsetDateTime;
 
+#[sqlx_bounds(D)]
 #[async_trait]
-impl<D: Backend> Store for SqlStore<D>
-where
-    for<'c> &'c mut <D::Db as Database>::Connection: Executor<'c, Database = D::Db>,
-    for<'q> <D::Db as Database>::Arguments<'q>: IntoArguments<'q, D::Db>,
-    for<'s> &'s str: ColumnIndex<<D::Db as Database>::Row> + Encode<'s, D::Db> + Type<D::Db>,
-    usize: ColumnIndex<<D::Db as Database>::Row>,
-    String: Column<D::Db>,
-    Option<String>: Column<D::Db>,
-    Vec<u8>: Column<D::Db>,
-    i64: Column<D::Db>,
-    i32: Column<D::Db>,
-    Option<i32>: Column<D::Db>,
-    f64: Column<D::Db>,
-    Option<f64>: Column<D::Db>,
-    bool: Column<D::Db>,
-    OffsetDateTime: Column<D::Db>,
-    Option<OffsetDateTime>: Column<D::Db>,
-    Date: Column<D::Db>,
-{
+impl<D: Backend> Store for SqlStore<D> {
     async fn ping(&self) -> Result<(), StoreError> {
         sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
