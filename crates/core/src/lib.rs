@@ -20,4 +20,6 @@ pub mod store;
 pub use environment::Environment;
 pub use keys::{ApiKey, KeyPolicy, NewKey};
 pub use secrets::{MasterKey, SealedSecret, SecretString};
-pub use store::{ImportSummary, Store, StoreCounts, StoreError};
+pub use store::{
+    DirectoryStore, ImportSummary, JobStore, KeyStore, Outbox, Ping, Store, StoreCounts, StoreError,
+};

@@ -26,12 +26,12 @@ async fn a_database_keeps_its_keys_across_reopening() {
         Default::default(),
         &master,
     );
-    intake_core::Store::insert_key(&store, &new.key)
+    intake_core::KeyStore::insert_key(&store, &new.key)
         .await
         .unwrap();
     store.close().await;
     let reopened = PostgresStore::open(&database.url).await.unwrap();
-    let found = intake_core::Store::find_key(&reopened, &new.key.key_id)
+    let found = intake_core::KeyStore::find_key(&reopened, &new.key.key_id)
         .await
         .unwrap();
     assert_eq!(found, Some(new.key));
@@ -45,7 +45,7 @@ async fn a_closed_store_is_unavailable_not_an_error() {
     };
     store.close().await;
     assert!(matches!(
-        intake_core::Store::ping(&store).await,
+        intake_core::Ping::ping(&store).await,
         Err(intake_core::StoreError::Unavailable(_))
     ));
 }

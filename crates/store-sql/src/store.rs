@@ -1,6 +1,6 @@
 //! The SQL store: a pool, a job writer and, on PostgreSQL, a key cache, over
 //! a [`Backend`]'s dialect. Its [`Store`] implementation is in
-//! `store/operations.rs`.
+//! `store/`, a file per part of the trait.
 //!
 //! [`Store`]: intake_core::Store
 
@@ -14,7 +14,10 @@ use sqlx::{Connection, Database, Pool};
 use std::sync::Arc;
 use tokio::sync::Mutex;
 
-mod operations;
+mod directory;
+mod jobs;
+mod keys;
+mod outbox;
 
 /// A [`Store`](intake_core::Store) on one SQL database of dialect `D`;
 /// cheap to clone.

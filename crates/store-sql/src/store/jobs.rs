@@ -1,140 +1,26 @@
-//! The one implementation of [`Store`] on SQL, over a [`Backend`]'s dialect.
-//! Each operation runs its statements here when both dialects read them
-//! alike, and the dialect's own where they differ.
+//! Jobs on SQL: written through the group-commit queue, read back, answered
+//! once per idempotency scope; quarantine and the contact history.
 
 use super::SqlStore;
 use crate::dialect::{Backend, Column, History};
-use crate::rows::deliveries::DeliveryRow;
 use crate::rows::history::{EarlierRow, HistoryRow};
 use crate::rows::jobs::IdempotencyRow;
-use crate::rows::keys::{KeyRow, KEY_COLUMNS};
 use crate::rows::quarantine::{QuarantineRow, QUARANTINE_COLUMNS};
 use crate::statement::Statement;
 use crate::StoredTime;
 use async_trait::async_trait;
-use intake_core::delivery::{Delivery, DeliveryFilter, Outcome};
-use intake_core::directory::{IndexedTrade, TradeRecord, ValidTrade};
 use intake_core::history::{ContactHistory, HistoryQuery};
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
-use intake_core::keys::ApiKey;
-use intake_core::store::{EarlierOrHistory, ImportSummary, Store, StoreCounts, StoreError};
+use intake_core::store::{EarlierOrHistory, JobStore, StoreCounts, StoreError};
 use intake_store_sql_macros::sqlx_bounds;
 use sqlx::query::QueryAs;
 use sqlx::{Database, Encode, Type};
 use std::collections::HashMap;
-use std::time::Duration;
 use time::OffsetDateTime;
 
 #[sqlx_bounds(D)]
 #[async_trait]
-impl<D: Backend> Store for SqlStore<D> {
-    async fn ping(&self) -> Result<(), StoreError> {
-        sqlx::query("SELECT 1").execute(&self.pool).await?;
-        Ok(())
-    }
-
-    async fn insert_key(&self, key: &ApiKey) -> Result<(), StoreError> {
-        sqlx::query(&format!(
-            "INSERT INTO api_keys ({KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-        ))
-        .bind(&key.key_id)
-        .bind(&key.name)
-        .bind(key.environment.as_str())
-        .bind(&key.secret.nonce)
-        .bind(&key.secret.ciphertext)
-        .bind(key.policy.to_text())
-        .bind(key.created_at)
-        .bind(key.revoked_at)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    async fn find_key(&self, key_id: &str) -> Result<Option<ApiKey>, StoreError> {
-        if let Some(key) = self.keys.as_ref().and_then(|keys| keys.get(key_id)) {
-            return Ok(Some(key));
-        }
-        let row: Option<KeyRow> = sqlx::query_as(&format!(
-            "SELECT {KEY_COLUMNS} FROM api_keys WHERE key_id = $1"
-        ))
-        .bind(key_id)
-        .fetch_optional(&self.pool)
-        .await?;
-        let key = row.map(KeyRow::into_key).transpose()?;
-        if let (Some(keys), Some(key)) = (&self.keys, &key) {
-            keys.put(key);
-        }
-        Ok(key)
-    }
-
-    async fn list_keys(&self) -> Result<Vec<ApiKey>, StoreError> {
-        let rows: Vec<KeyRow> = sqlx::query_as(&format!(
-            "SELECT {KEY_COLUMNS} FROM api_keys ORDER BY created_at, key_id"
-        ))
-        .fetch_all(&self.pool)
-        .await?;
-        rows.into_iter().map(KeyRow::into_key).collect()
-    }
-
-    async fn revoke_key(&self, key_id: &str, at: OffsetDateTime) -> Result<ApiKey, StoreError> {
-        let row: Option<KeyRow> = sqlx::query_as(&format!(
-            "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE key_id = $2 \
-             RETURNING {KEY_COLUMNS}"
-        ))
-        .bind(at)
-        .bind(key_id)
-        .fetch_optional(&self.pool)
-        .await?;
-        let key = row.ok_or(StoreError::NotFound)?.into_key()?;
-        if let Some(keys) = &self.keys {
-            keys.put(&key);
-        }
-        Ok(key)
-    }
-
-    async fn import_trades(&self, trades: &[ValidTrade]) -> Result<ImportSummary, StoreError> {
-        Self::import(&self.pool, trades).await
-    }
-
-    async fn directory(&self) -> Result<Vec<IndexedTrade>, StoreError> {
-        self.index().await
-    }
-
-    async fn trade_cards(&self, company_ids: &[u64]) -> Result<Vec<String>, StoreError> {
-        self.cards(company_ids).await
-    }
-
-    async fn trade_records(&self, company_ids: &[u64]) -> Result<Vec<TradeRecord>, StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        Self::load_records(&mut conn, company_ids).await
-    }
-
-    async fn directory_version(&self) -> Result<i64, StoreError> {
-        Ok(
-            sqlx::query_scalar("SELECT version FROM directory_state WHERE id = 1")
-                .fetch_one(&self.pool)
-                .await?,
-        )
-    }
-
-    async fn save_category_tree(&self, json: &str) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE directory_state SET category_tree = $1, version = version + 1 WHERE id = 1",
-        )
-        .bind(json)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    async fn category_tree(&self) -> Result<Option<String>, StoreError> {
-        Ok(
-            sqlx::query_scalar("SELECT category_tree FROM directory_state WHERE id = 1")
-                .fetch_one(&self.pool)
-                .await?,
-        )
-    }
-
+impl<D: Backend> JobStore for SqlStore<D> {
     async fn create_job(&self, job: &NewJob) -> Result<CreateOutcome, StoreError> {
         self.writer.write(job.clone()).await
     }
@@ -262,43 +148,6 @@ impl<D: Backend> Store for SqlStore<D> {
             .fetch_one(&self.pool)
             .await?;
         row.into_answer()
-    }
-
-    async fn claim_deliveries(
-        &self,
-        now: OffsetDateTime,
-        lease: Duration,
-        limit: u32,
-    ) -> Result<Vec<Delivery>, StoreError> {
-        let rows = D::claim(&self.pool, now, lease, limit).await?;
-        let mut claimed = rows
-            .into_iter()
-            .map(DeliveryRow::into_delivery)
-            .collect::<Result<Vec<_>, _>>()?;
-        claimed.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
-        Ok(claimed)
-    }
-
-    async fn finish_delivery(
-        &self,
-        id: &str,
-        attempt: u32,
-        outcome: &Outcome,
-        now: OffsetDateTime,
-    ) -> Result<bool, StoreError> {
-        self.finish(id, attempt, outcome, now).await
-    }
-
-    async fn deliveries(&self, filter: &DeliveryFilter) -> Result<Vec<Delivery>, StoreError> {
-        self.list_deliveries(filter).await
-    }
-
-    async fn retry_deliveries(
-        &self,
-        filter: &DeliveryFilter,
-        now: OffsetDateTime,
-    ) -> Result<u64, StoreError> {
-        Ok(D::retry(&self.pool, filter, now).await?)
     }
 }
 
