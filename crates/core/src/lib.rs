@@ -4,15 +4,11 @@
 //! No HTTP and no SQL live here.
 
 pub mod categories;
-#[cfg(feature = "contract")]
-pub mod contract;
 pub mod delivery;
 pub mod directory;
 pub mod email;
 pub mod environment;
 pub mod geography;
-#[cfg(feature = "group-commit")]
-pub mod group_commit;
 pub mod history;
 pub mod intake;
 pub mod jobs;
@@ -26,4 +22,6 @@ pub mod store;
 pub use environment::Environment;
 pub use keys::{ApiKey, KeyPolicy, NewKey};
 pub use secrets::{MasterKey, SealedSecret, SecretString};
-pub use store::{ImportSummary, Store, StoreCounts, StoreError};
+pub use store::{
+    DirectoryStore, ImportSummary, JobStore, KeyStore, Outbox, Ping, Store, StoreCounts, StoreError,
+};

@@ -10,8 +10,8 @@
 
 use crate::PostgresDialect;
 use async_trait::async_trait;
-use intake_core::group_commit::scope_owners;
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
+use intake_store_sql::group_commit::scope_owners;
 use intake_store_sql::rows::jobs::{records_by_scope, IdempotencyRow};
 use intake_store_sql::{Batch, Declined, Jobs};
 use sqlx::PgConnection;

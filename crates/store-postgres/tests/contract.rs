@@ -1,4 +1,4 @@
-//! The backend contract suite of `intake-core`, run against PostgreSQL: each
+//! The backend contract suite (`intake-store-contract`), run against PostgreSQL: each
 //! test on its own fresh database on the server of `INTAKE_TEST_POSTGRES_URL`
 //! (skipped with a note when unset, failed when `INTAKE_REQUIRE_POSTGRES=1`).
 
@@ -12,7 +12,7 @@ async fn fresh_store() -> Option<(PostgresStore, TestDatabase)> {
     Some((store, database))
 }
 
-intake_test_support::store_contract_tests!(fresh_store);
+intake_store_contract::store_contract_tests!(fresh_store);
 
 #[tokio::test]
 async fn a_database_keeps_its_keys_across_reopening() {
@@ -26,12 +26,12 @@ async fn a_database_keeps_its_keys_across_reopening() {
         Default::default(),
         &master,
     );
-    intake_core::Store::insert_key(&store, &new.key)
+    intake_core::KeyStore::insert_key(&store, &new.key)
         .await
         .unwrap();
     store.close().await;
     let reopened = PostgresStore::open(&database.url).await.unwrap();
-    let found = intake_core::Store::find_key(&reopened, &new.key.key_id)
+    let found = intake_core::KeyStore::find_key(&reopened, &new.key.key_id)
         .await
         .unwrap();
     assert_eq!(found, Some(new.key));
@@ -45,7 +45,7 @@ async fn a_closed_store_is_unavailable_not_an_error() {
     };
     store.close().await;
     assert!(matches!(
-        intake_core::Store::ping(&store).await,
+        intake_core::Ping::ping(&store).await,
         Err(intake_core::StoreError::Unavailable(_))
     ));
 }

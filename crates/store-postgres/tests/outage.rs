@@ -4,7 +4,8 @@
 //! proxy (`intake_test_support::postgres::OutageProxy`), so the shared test server keeps running.
 
 use intake_core::jobs::{CreateOutcome, CreationSource, NewJob, NewRecipient};
-use intake_core::{Environment, Store, StoreError};
+use intake_core::store::prelude::*;
+use intake_core::{Environment, StoreError};
 use intake_store_postgres::PostgresStore;
 use intake_test_support::postgres::{OutageProxy, TestDatabase};
 use std::sync::atomic::{AtomicBool, Ordering};

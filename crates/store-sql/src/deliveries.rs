@@ -7,28 +7,11 @@ use crate::statement::Statement;
 use crate::{SqlStore, StoredTime};
 use intake_core::delivery::{Delivery, DeliveryFilter, Outcome};
 use intake_core::store::StoreError;
-use sqlx::{ColumnIndex, Database, Encode, Executor, IntoArguments, Type};
-use time::{Date, OffsetDateTime};
+use intake_store_sql_macros::sqlx_bounds;
+use time::OffsetDateTime;
 
-impl<D: Backend> SqlStore<D>
-where
-    for<'c> &'c mut <D::Db as Database>::Connection: Executor<'c, Database = D::Db>,
-    for<'q> <D::Db as Database>::Arguments<'q>: IntoArguments<'q, D::Db>,
-    for<'s> &'s str: ColumnIndex<<D::Db as Database>::Row> + Encode<'s, D::Db> + Type<D::Db>,
-    usize: ColumnIndex<<D::Db as Database>::Row>,
-    String: Column<D::Db>,
-    Option<String>: Column<D::Db>,
-    Vec<u8>: Column<D::Db>,
-    i64: Column<D::Db>,
-    i32: Column<D::Db>,
-    Option<i32>: Column<D::Db>,
-    f64: Column<D::Db>,
-    Option<f64>: Column<D::Db>,
-    bool: Column<D::Db>,
-    OffsetDateTime: Column<D::Db>,
-    Option<OffsetDateTime>: Column<D::Db>,
-    Date: Column<D::Db>,
-{
+#[sqlx_bounds(D)]
+impl<D: Backend> SqlStore<D> {
     /// Records the outcome of attempt `attempt` of delivery `id`; whether
     /// it applied (see [`intake_core::Store::finish_delivery`]).
     pub(crate) async fn finish(

@@ -4,9 +4,11 @@
 //! dialects read alike are written once too, with `$N` parameters (which
 //! SQLite takes as well).
 //!
-//! Generic code over a dialect repeats one `where` clause (the sqlx
-//! capabilities it uses, see [`Column`]): Rust does not carry bounds on other
-//! types over from a trait to its users.
+//! Generic code over a dialect needs the sqlx capabilities it uses (see
+//! [`Column`]) in its `where` clause: Rust does not carry bounds on other
+//! types over from a trait to its users, so they are written once, in the
+//! attribute `#[sqlx_bounds(D)]` of `intake-store-sql-macros`, put on each
+//! such `impl` block.
 
 use crate::rows::deliveries::DeliveryRow;
 use crate::statement::Statement;
@@ -64,7 +66,7 @@ pub trait Dialect: Send + Sync + Sized + 'static {
     fn rows_affected(result: &<Self::Db as Database>::QueryResult) -> u64;
 }
 
-/// The fast path of group commit ([`intake_core::group_commit`]).
+/// The fast path of group commit ([`crate::group_commit`]).
 #[async_trait]
 pub trait Batch: Dialect {
     /// Writes `jobs` in a few statements, whatever their number, inside the

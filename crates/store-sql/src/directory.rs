@@ -1,6 +1,6 @@
 //! The trade directory and its search cards, on either dialect.
 
-use crate::dialect::{Backend, Column};
+use crate::dialect::Backend;
 use crate::rows::directory::{ImageRow, IndexRow, ReviewRow, TradeRow};
 use crate::statement::Statement;
 use crate::SqlStore;
@@ -8,34 +8,18 @@ use futures::TryStreamExt;
 use intake_core::directory::record::DEFAULT_ALBUM;
 use intake_core::directory::{rows, IndexedTrade, TradeRecord, ValidTrade};
 use intake_core::store::{ImportSummary, StoreError};
-use sqlx::{ColumnIndex, Database, Encode, Executor, IntoArguments, Pool, Type};
+use intake_store_sql_macros::sqlx_bounds;
+use sqlx::{Database, Pool};
 use std::collections::HashMap;
-use time::{Date, OffsetDateTime};
+use time::OffsetDateTime;
 
 /// Trades per chunk of an import or a card rebuild, and rows per multi-row
 /// INSERT: at 16 values a row, under SQLite's 32,766 and PostgreSQL's
 /// 65,535 bound values.
 const CHUNK: usize = 1000;
 
-impl<D: Backend> SqlStore<D>
-where
-    for<'c> &'c mut <D::Db as Database>::Connection: Executor<'c, Database = D::Db>,
-    for<'q> <D::Db as Database>::Arguments<'q>: IntoArguments<'q, D::Db>,
-    for<'s> &'s str: ColumnIndex<<D::Db as Database>::Row> + Encode<'s, D::Db> + Type<D::Db>,
-    usize: ColumnIndex<<D::Db as Database>::Row>,
-    String: Column<D::Db>,
-    Option<String>: Column<D::Db>,
-    Vec<u8>: Column<D::Db>,
-    i64: Column<D::Db>,
-    i32: Column<D::Db>,
-    Option<i32>: Column<D::Db>,
-    f64: Column<D::Db>,
-    Option<f64>: Column<D::Db>,
-    bool: Column<D::Db>,
-    OffsetDateTime: Column<D::Db>,
-    Option<OffsetDateTime>: Column<D::Db>,
-    Date: Column<D::Db>,
-{
+#[sqlx_bounds(D)]
+impl<D: Backend> SqlStore<D> {
     /// Adds or replaces `trades` (by company id) with their reviews and
     /// images in one transaction, and bumps the directory version.
     pub(crate) async fn import(

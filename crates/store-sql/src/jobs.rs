@@ -1,36 +1,18 @@
 //! A job read back whole, and a quarantined submission released as a job,
 //! on either dialect.
 
-use crate::dialect::{Backend, Column};
+use crate::dialect::Backend;
 use crate::rows::deliveries::DeliveryStateRow;
 use crate::rows::jobs::{new_recipient, JobImageRow, JobRow, RecipientRow};
 use crate::SqlStore;
 use intake_core::delivery::{recipient_state, DeliveryState};
 use intake_core::jobs::{NewJob, StoredJob, StoredRecipient};
 use intake_core::store::StoreError;
-use sqlx::{ColumnIndex, Database, Encode, Executor, IntoArguments, Type};
+use intake_store_sql_macros::sqlx_bounds;
 use std::collections::HashMap;
-use time::{Date, OffsetDateTime};
 
-impl<D: Backend> SqlStore<D>
-where
-    for<'c> &'c mut <D::Db as Database>::Connection: Executor<'c, Database = D::Db>,
-    for<'q> <D::Db as Database>::Arguments<'q>: IntoArguments<'q, D::Db>,
-    for<'s> &'s str: ColumnIndex<<D::Db as Database>::Row> + Encode<'s, D::Db> + Type<D::Db>,
-    usize: ColumnIndex<<D::Db as Database>::Row>,
-    String: Column<D::Db>,
-    Option<String>: Column<D::Db>,
-    Vec<u8>: Column<D::Db>,
-    i64: Column<D::Db>,
-    i32: Column<D::Db>,
-    Option<i32>: Column<D::Db>,
-    f64: Column<D::Db>,
-    Option<f64>: Column<D::Db>,
-    bool: Column<D::Db>,
-    OffsetDateTime: Column<D::Db>,
-    Option<OffsetDateTime>: Column<D::Db>,
-    Date: Column<D::Db>,
-{
+#[sqlx_bounds(D)]
+impl<D: Backend> SqlStore<D> {
     /// The job with this id, its recipients in the delivery state their
     /// deliveries add up to (`not_sent` without any: a staging job), and
     /// its images.

@@ -3,7 +3,8 @@
 //! share, so that each is cut down to its dialect: one implementation of
 //! [`intake_core::Store`] ([`SqlStore`]) over a [`Backend`] that supplies the
 //! SQL that differs; the rows they read, typed, with one conversion of each
-//! into the records of `intake-core`; the group-commit writer.
+//! into the records of `intake-core`; group commit ([`group_commit`]) and
+//! its writer.
 //!
 //! Generic over `sqlx` databases rather than a crate of `intake-core`, so
 //! that the domain does not depend on sqlx; the one thing core holds for it
@@ -13,6 +14,7 @@
 mod deliveries;
 pub mod dialect;
 mod directory;
+pub mod group_commit;
 mod jobs;
 mod key_cache;
 pub mod rows;

@@ -1,20 +1,23 @@
 //! The SQL store: a pool, a job writer and, on PostgreSQL, a key cache, over
 //! a [`Backend`]'s dialect. Its [`Store`] implementation is in
-//! `store/operations.rs`.
+//! `store/`, a file per part of the trait.
 //!
 //! [`Store`]: intake_core::Store
 
-use crate::dialect::{Backend, Column, Dialect};
+use crate::dialect::{Backend, Dialect};
+use crate::group_commit::JobQueue;
 use crate::key_cache::KeyCache;
 use crate::writer::{BatchWriter, Connect};
-use intake_core::group_commit::JobQueue;
 use intake_core::store::StoreError;
-use sqlx::{ColumnIndex, Connection, Database, Encode, Executor, IntoArguments, Pool, Type};
+use intake_store_sql_macros::sqlx_bounds;
+use sqlx::{Connection, Database, Pool};
 use std::sync::Arc;
-use time::{Date, OffsetDateTime};
 use tokio::sync::Mutex;
 
-mod operations;
+mod directory;
+mod jobs;
+mod keys;
+mod outbox;
 
 /// A [`Store`](intake_core::Store) on one SQL database of dialect `D`;
 /// cheap to clone.
@@ -48,7 +51,7 @@ impl<D: Dialect> std::fmt::Debug for SqlStore<D> {
     }
 }
 
-/// Where a store's job writer runs ([`intake_core::group_commit`]).
+/// Where a store's job writer runs ([`crate::group_commit`]).
 pub enum JobWriter<D: Dialect> {
     /// On the current runtime, on the pool's connections.
     Pooled,
@@ -76,25 +79,8 @@ impl<D: Backend> SqlStore<D> {
     }
 }
 
-impl<D: Backend> SqlStore<D>
-where
-    for<'c> &'c mut <D::Db as Database>::Connection: Executor<'c, Database = D::Db>,
-    for<'q> <D::Db as Database>::Arguments<'q>: IntoArguments<'q, D::Db>,
-    for<'s> &'s str: ColumnIndex<<D::Db as Database>::Row> + Encode<'s, D::Db> + Type<D::Db>,
-    usize: ColumnIndex<<D::Db as Database>::Row>,
-    String: Column<D::Db>,
-    Option<String>: Column<D::Db>,
-    Vec<u8>: Column<D::Db>,
-    i64: Column<D::Db>,
-    i32: Column<D::Db>,
-    Option<i32>: Column<D::Db>,
-    f64: Column<D::Db>,
-    Option<f64>: Column<D::Db>,
-    bool: Column<D::Db>,
-    OffsetDateTime: Column<D::Db>,
-    Option<OffsetDateTime>: Column<D::Db>,
-    Date: Column<D::Db>,
-{
+#[sqlx_bounds(D)]
+impl<D: Backend> SqlStore<D> {
     /// The store on a migrated `pool`: rebuilds search cards written in an
     /// older format, starts the job writer, and keeps keys it reads for a
     /// second if `cache_keys` (a busy key then costs the database one read

@@ -1,4 +1,4 @@
-//! How a batch of group commit ([`intake_core::group_commit`]) is written,
+//! How a batch of group commit ([`crate::group_commit`]) is written,
 //! on either backend: in one write transaction, so that concurrent
 //! submissions share one commit (one fsync, one WAL flush), through the
 //! dialect's fast path ([`Batch`]); when that path declines, the batch is
@@ -6,8 +6,8 @@
 //! same fast path in a savepoint of its own.
 
 use crate::dialect::Batch;
+use crate::group_commit::{BatchWrite, Outcomes};
 use async_trait::async_trait;
-use intake_core::group_commit::{BatchWrite, Outcomes};
 use intake_core::jobs::{CreateOutcome, NewJob};
 use intake_core::store::StoreError;
 use sqlx::error::DatabaseError;
@@ -60,7 +60,7 @@ fn is_lock_conflict(error: &dyn DatabaseError) -> bool {
 /// How a dialect opens a connection of its own.
 pub type Connect<D> = <<<D as crate::Dialect>::Db as Database>::Connection as Connection>::Options;
 
-/// Writes the batches of [`intake_core::group_commit::JobQueue`].
+/// Writes the batches of [`crate::group_commit::JobQueue`].
 pub struct BatchWriter<D: Batch> {
     /// How to open the writer's own connection, or `None` to take one from
     /// the pool for each batch.

@@ -11,9 +11,9 @@
 
 use crate::SqliteDialect;
 use async_trait::async_trait;
-use intake_core::group_commit::scope_owners;
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
 use intake_core::store::StoreError;
+use intake_store_sql::group_commit::scope_owners;
 use intake_store_sql::rows::jobs::{records_by_scope, IdempotencyRow};
 use intake_store_sql::{Batch, Declined, Jobs, Millis, StoredTime};
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection};

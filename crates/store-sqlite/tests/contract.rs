@@ -1,4 +1,4 @@
-//! The backend contract suite of `intake-core`, run against SQLite: each test
+//! The backend contract suite (`intake-store-contract`), run against SQLite: each test
 //! on its own fresh database file.
 
 use intake_store_sqlite::SqliteStore;
@@ -10,7 +10,7 @@ async fn fresh_store() -> Option<(SqliteStore, tempfile::TempDir)> {
     Some((SqliteStore::open(&url).await.unwrap(), dir))
 }
 
-intake_test_support::store_contract_tests!(fresh_store);
+intake_store_contract::store_contract_tests!(fresh_store);
 
 #[tokio::test]
 async fn a_database_file_keeps_its_keys_across_reopening() {
@@ -22,13 +22,13 @@ async fn a_database_file_keeps_its_keys_across_reopening() {
         Default::default(),
         &master,
     );
-    intake_core::Store::insert_key(&store, &new.key)
+    intake_core::KeyStore::insert_key(&store, &new.key)
         .await
         .unwrap();
     store.close().await;
     let url = format!("sqlite://{}", dir.path().join("intake.db").display());
     let reopened = SqliteStore::open(&url).await.unwrap();
-    let found = intake_core::Store::find_key(&reopened, &new.key.key_id)
+    let found = intake_core::KeyStore::find_key(&reopened, &new.key.key_id)
         .await
         .unwrap();
     assert_eq!(found, Some(new.key));

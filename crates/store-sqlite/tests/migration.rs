@@ -1,7 +1,7 @@
 //! Migration 0009 carries a directory written in the earlier shape forward,
 //! and opening the store rebuilds its search cards.
 
-use intake_core::contract;
+use intake_store_contract::migration;
 use intake_store_sqlite::SqliteStore;
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePool};
 use std::borrow::Cow;
@@ -28,12 +28,12 @@ async fn a_directory_from_before_0009_is_carried_forward() {
             .collect(),
     );
     before.run(&pool).await.unwrap();
-    sqlx::raw_sql(contract::DIRECTORY_BEFORE_0009)
+    sqlx::raw_sql(migration::DIRECTORY_BEFORE_0009)
         .execute(&pool)
         .await
         .unwrap();
     pool.close().await;
 
     let store = SqliteStore::open(&url).await.unwrap();
-    contract::a_directory_from_before_0009_is_carried_forward(&store).await;
+    migration::a_directory_from_before_0009_is_carried_forward(&store).await;
 }

@@ -4,8 +4,8 @@
 //! affiliate signs.
 
 use crate::helpers::{create_key, data_dir, run_ok, CliKey, Server};
+use intake_core::store::prelude::*;
 use intake_core::store::StoreCounts;
-use intake_core::Store;
 use intake_signature::{digest_header, sign, Algorithm, Message};
 use intake_store_sqlite::SqliteStore;
 use std::path::PathBuf;

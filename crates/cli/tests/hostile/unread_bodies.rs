@@ -4,7 +4,7 @@
 //! and the bodies are never held.
 
 use crate::helpers::{data_dir, Server};
-use intake_core::Store;
+use intake_core::store::prelude::*;
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Barrier};

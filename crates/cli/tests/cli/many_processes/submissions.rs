@@ -4,7 +4,7 @@
 
 use super::Cluster;
 use crate::delivery::job;
-use intake_core::Store;
+use intake_core::store::prelude::*;
 use intake_store_postgres::PostgresStore;
 use reqwest::header::RETRY_AFTER;
 use std::collections::HashSet;

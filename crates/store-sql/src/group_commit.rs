@@ -4,12 +4,13 @@
 //! share one commit (one fsync, one WAL flush) instead of queueing for it one
 //! by one. A lone job is written at once, never held back for company.
 //!
-//! The backend decides how a batch is written ([`BatchWrite`]); this module
-//! only queues, batches and answers each submitter.
+//! The backend decides how a batch is written ([`BatchWrite`], on SQL the
+//! [`BatchWriter`](crate::BatchWriter) over a dialect's [`Batch`](crate::Batch));
+//! this module only queues, batches and answers each submitter.
 
-use crate::jobs::{CreateOutcome, NewJob};
-use crate::store::StoreError;
 use async_trait::async_trait;
+use intake_core::jobs::{CreateOutcome, NewJob};
+use intake_core::store::StoreError;
 use std::collections::HashMap;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};

@@ -11,11 +11,11 @@
 //!   description fingerprint (`history::fingerprint`, stored when the job is
 //!   written) equals the query's and whose key differs from the query's.
 
-use crate::environment::Environment;
-use crate::history::fingerprint;
-use crate::history::{ContactHistory, HistoryQuery};
-use crate::jobs::{CreationSource, IdempotencyRecord, NewJob, NewRecipient};
-use crate::store::{EarlierOrHistory, Store};
+use intake_core::environment::Environment;
+use intake_core::history::fingerprint;
+use intake_core::history::{ContactHistory, HistoryQuery};
+use intake_core::jobs::{CreationSource, IdempotencyRecord, NewJob, NewRecipient};
+use intake_core::store::{EarlierOrHistory, Store};
 use time::{Duration, OffsetDateTime};
 
 const BOILER: &str = "Boiler not working, no hot water since Monday.";
@@ -41,8 +41,9 @@ impl Earlier<'_> {
         let value = serde_json::json!({"categoryId": 1335, "description": self.description,
             "email": self.email, "phone": self.phone, "firstName": "Sam", "lastName": "Jones",
             "postcode": "SW1A 1AA"});
-        let job = crate::jobs::validate(&value, crate::categories::CategoryTree::embedded())
-            .expect("a valid job");
+        let job =
+            intake_core::jobs::validate(&value, intake_core::categories::CategoryTree::embedded())
+                .expect("a valid job");
         NewJob {
             id: self.id.to_owned(),
             environment: self.environment,
@@ -51,7 +52,7 @@ impl Earlier<'_> {
             creation_source: CreationSource::Api,
             request_id: format!("req-{}", self.id),
             received_at: self.received_at,
-            fingerprint: crate::history::fingerprint(&job.description),
+            fingerprint: intake_core::history::fingerprint(&job.description),
             job,
             recipients: vec![NewRecipient {
                 company_id: 7,

@@ -1,11 +1,11 @@
 //! The delivery outbox: written with the job, claimed under a lease, finished
 //! once, retried by operators.
 
-use super::{new_job, trade};
-use crate::delivery::{Channel, Delivery, DeliveryFilter, DeliveryState, Outcome};
-use crate::environment::Environment;
-use crate::jobs::NewJob;
-use crate::store::Store;
+use crate::fixtures::{new_job, trade};
+use intake_core::delivery::{Channel, Delivery, DeliveryFilter, DeliveryState, Outcome};
+use intake_core::environment::Environment;
+use intake_core::jobs::NewJob;
+use intake_core::store::Store;
 use std::time::Duration;
 use time::OffsetDateTime;
 

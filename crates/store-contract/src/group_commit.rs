@@ -1,12 +1,12 @@
 //! Group commit: jobs submitted at once are written together (see
-//! [`crate::group_commit`]) and still behave one by one: each is written
+//! `intake_store_sql::group_commit`) and still behave one by one: each is written
 //! whole or not at all, a scope shared by concurrent jobs makes exactly one
 //! job, and a job that meets a held scope leaves nothing of its own behind.
 
-use super::{new_job, trade};
-use crate::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
-use crate::store::Store;
+use crate::fixtures::{new_job, trade};
 use futures::future::join_all;
+use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob};
+use intake_core::store::Store;
 use time::Duration;
 
 /// `new_job` with more scopes, each with the job's answer.

@@ -1,0 +1,101 @@
+//! Jobs, with what decides whether one is written: idempotency records,
+//! quarantine and the consumer's contact history.
+
+use super::StoreError;
+use crate::history::{ContactHistory, HistoryQuery};
+use crate::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
+use async_trait::async_trait;
+use std::collections::HashMap;
+use time::OffsetDateTime;
+
+/// The answer of [`JobStore::earlier_answer_or_history`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EarlierOrHistory {
+    /// The submission was written before: this is its record.
+    Earlier(IdempotencyRecord),
+    /// A new submission: the consumer's history, to screen it with.
+    History(ContactHistory),
+}
+
+/// Jobs and their recipients, idempotency records, quarantined submissions
+/// and the history the spam screen reads.
+#[async_trait]
+pub trait JobStore: Send + Sync + 'static {
+    /// Writes a job, its recipients, its images, its idempotency records and,
+    /// for a production job, its deliveries (one per recipient and channel the
+    /// trade's directory record names, pending and due at once; `gone` at
+    /// once for a target marked gone) in one transaction. If a record of the
+    /// same scope exists (a concurrent repeat won the race), writes nothing
+    /// and returns that record.
+    async fn create_job(&self, job: &NewJob) -> Result<CreateOutcome, StoreError>;
+
+    /// The unexpired idempotency record of `scope`.
+    async fn idempotency(
+        &self,
+        scope: &str,
+        now: OffsetDateTime,
+    ) -> Result<Option<IdempotencyRecord>, StoreError>;
+
+    /// Forgets idempotency records expired before `now`; returns how many.
+    async fn purge_idempotency(&self, now: OffsetDateTime) -> Result<u64, StoreError>;
+
+    /// The job with this id.
+    async fn job(&self, id: &str) -> Result<Option<StoredJob>, StoreError>;
+
+    /// Leads each of these trades received since `since` (for fairness).
+    async fn recent_leads(
+        &self,
+        company_ids: &[u64],
+        since: OffsetDateTime,
+    ) -> Result<HashMap<u64, u32>, StoreError>;
+
+    /// Keeps a submission classified as spam.
+    async fn quarantine(&self, entry: &Quarantined) -> Result<(), StoreError>;
+
+    /// Quarantined submissions, oldest first; released ones only if asked.
+    async fn quarantined(&self, include_released: bool) -> Result<Vec<Quarantined>, StoreError>;
+
+    /// Writes `job` (made from quarantine entry `id`), with its deliveries as
+    /// `create_job` does, and marks the entry released, in one transaction.
+    /// `NotFound` if there is no such entry, `Conflict` if it was released already.
+    async fn release(&self, id: &str, job: &NewJob) -> Result<(), StoreError>;
+
+    /// How many rows of each kind the store holds (for operators and tests).
+    async fn counts(&self) -> Result<StoreCounts, StoreError>;
+
+    /// What the store knows of this consumer's earlier jobs (spam screening).
+    async fn contact_history(&self, query: &HistoryQuery) -> Result<ContactHistory, StoreError>;
+
+    /// What a valid submission needs from the store before it is screened:
+    /// the unexpired idempotency record of the first of `scopes` that has
+    /// one (an earlier answer; the history is then not needed) and else the
+    /// consumer's history. A backend answers it in one round trip where it can.
+    async fn earlier_answer_or_history(
+        &self,
+        scopes: &[String],
+        now: OffsetDateTime,
+        query: &HistoryQuery,
+    ) -> Result<EarlierOrHistory, StoreError> {
+        for scope in scopes {
+            if let Some(record) = self.idempotency(scope, now).await? {
+                return Ok(EarlierOrHistory::Earlier(record));
+            }
+        }
+        Ok(EarlierOrHistory::History(
+            self.contact_history(query).await?,
+        ))
+    }
+}
+
+/// Row counts of the job tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StoreCounts {
+    /// Jobs.
+    pub jobs: u64,
+    /// Job recipients.
+    pub recipients: u64,
+    /// Idempotency records, expired or not.
+    pub idempotency: u64,
+    /// Deliveries (outbox rows), in any state.
+    pub deliveries: u64,
+}
