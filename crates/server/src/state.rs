@@ -14,9 +14,18 @@ use intake_core::{ApiKey, MasterKey, Store};
 use intake_spam::SpamScreen;
 use std::sync::Arc;
 
-/// The store, the master key, the configuration and the directory; cheap to clone.
+/// The state every handler and layer shares: one pointer, so that cloning it
+/// for each layer of each request is one reference count, not one per part
+/// (cloning and dropping the parts one by one cost 11 % of the server's CPU
+/// under the jobs benchmark; BENCHMARKS.md). Its parts are read through
+/// `Deref` (`state.store`, `state.config`, …).
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+/// What [`AppState`] shares: the store, the master key, the configuration,
+/// the directory and the process-wide budgets and limits.
+#[derive(Clone)]
+pub struct Shared {
     /// The store, whichever backend `main` chose.
     pub store: Arc<dyn Store>,
     /// Opens key secrets for signature checks.
@@ -69,7 +78,7 @@ impl AppState {
         let image_budget = Arc::new(ImageBudget::new(config.image_memory_budget));
         let body_budget = Arc::new(BodyBudget::new(config.body_budget, BODY_BUDGET_WAIT));
         let decoy_key = Arc::new(crate::auth::decoy_key(&master_key, config.environment));
-        Ok(AppState {
+        Ok(AppState(Arc::new(Shared {
             store,
             master_key: Arc::new(master_key),
             config: Arc::new(config),
@@ -83,12 +92,13 @@ impl AppState {
             image_budget,
             body_budget,
             decoy_key,
-        })
+        })))
     }
 
     /// Keeps job photos in `images` (`intake serve` opens it from `INTAKE_IMAGE_STORE`).
     pub fn with_images(mut self, images: ImageStore) -> Self {
-        self.images = images;
+        // Copies the parts only if the state was already shared.
+        Arc::make_mut(&mut self.0).images = images;
         self
     }
 
@@ -96,5 +106,13 @@ impl AppState {
     /// does this on its own every `directory_refresh`).
     pub async fn refresh_directory(&self) -> Result<bool, LoadError> {
         self.directory.refresh(self.store.as_ref()).await
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
     }
 }
