@@ -1,5 +1,6 @@
 //! Building and running the application: the same path for tests and `intake serve`.
 
+use crate::access_log::access_log;
 use crate::error::ApiError;
 use crate::head_limits::limit_head;
 use crate::limits::retry_after_seconds;
@@ -40,6 +41,7 @@ impl Application {
             ServiceBuilder::new()
                 .map_request(mark_if_missing)
                 .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+                .layer(axum::middleware::from_fn(access_log))
                 .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
                     let request_id = request
                         .extensions()

@@ -23,6 +23,7 @@
 pub mod bindings;
 mod body;
 
+use crate::access_log::SignedBy;
 use crate::body_budget::Share;
 use crate::error::ApiError;
 use crate::limits::retry_after_seconds;
@@ -171,6 +172,9 @@ async fn authenticate(
         &body.bytes,
     )?;
     tracing::debug!(key_id = %key.key_id, "signature verified");
+    if let Some(signed_by) = parts.extensions.get::<SignedBy>() {
+        signed_by.set(&key.key_id);
+    }
     parts.extensions.insert(AuthenticatedKey {
         key_id: key.key_id,
         name: key.name,

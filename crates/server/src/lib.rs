@@ -4,6 +4,7 @@
 //! `Application::build` takes a bound listener and the state, so tests and
 //! `intake serve` start exactly the same thing.
 
+mod access_log;
 mod app;
 mod auth;
 mod body_budget;

@@ -8,6 +8,7 @@ mod batch;
 mod deliveries;
 mod history;
 mod jobs;
+mod tls;
 
 use async_trait::async_trait;
 use intake_core::store::StoreError;
@@ -19,8 +20,9 @@ use time::OffsetDateTime;
 
 /// A [`Store`](intake_core::Store) on one PostgreSQL database: open it with
 /// `PostgresStore::open(url)`, where `url` is
-/// `postgres://user@host:port/database`. Many processes may open the same
-/// database at once: the migrator takes an advisory lock.
+/// `postgres://user@host:port/database`, with `?sslmode=verify-full&sslrootcert=ca.crt`
+/// for TLS (rustls; `require` and `verify-ca` too). Many processes may open
+/// the same database at once: the migrator takes an advisory lock.
 pub type PostgresStore = SqlStore<PostgresDialect>;
 
 /// How long a request waits for a connection before the store counts as
@@ -84,8 +86,9 @@ impl Backend for PostgresDialect {
             // statement as `Unavailable` (503) and is dropped on release.
             .test_before_acquire(false)
             .idle_timeout(Duration::from_secs(300))
-            .connect_with(options)
-            .await?;
+            .connect_with(options.clone())
+            .await
+            .map_err(|error| tls::connect_error(error, &options))?;
         sqlx::migrate!("./migrations")
             .run(&pool)
             .await

@@ -1,11 +1,14 @@
 //! Throwaway PostgreSQL databases for test suites (the store's, the
 //! server's, the CLI's): each test gets its own, created through an admin
 //! connection to `INTAKE_TEST_POSTGRES_URL` and dropped when the test ends,
-//! pass or fail; and a proxy that takes the server away and gives it back.
+//! pass or fail; a proxy that takes the server away and gives it back; and a
+//! TLS-only cluster of a test's own.
 
 mod outage;
+mod tls_cluster;
 
 pub use outage::OutageProxy;
+pub use tls_cluster::{TlsCluster, BIN_VARIABLE, CERTIFICATE_HOST};
 
 use sqlx::{Connection, Executor, PgConnection};
 

@@ -11,6 +11,7 @@ mod keys;
 mod many_processes;
 mod output;
 mod postgres;
+mod postgres_tls;
 mod rate_limits;
 mod secrets;
 mod submit;

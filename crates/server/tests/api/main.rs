@@ -5,6 +5,7 @@
 
 mod helpers;
 
+mod access_log;
 mod attachments;
 mod attachments_edges;
 mod auth;
