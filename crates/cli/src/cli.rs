@@ -39,6 +39,9 @@ pub enum Command {
     Leads(LeadsCommand),
     /// Run only the lead dispatcher (no HTTP) on the data dir or database of `serve`.
     Worker(WorkerArgs),
+    /// Apply or list the database's migrations (docs/operations.md).
+    #[command(subcommand)]
+    Db(DbCommand),
 }
 
 /// Where the service keeps its data; shared by every server-side command.
@@ -271,4 +274,22 @@ pub enum LeadsCommand {
 pub struct WorkerArgs {
     #[command(flatten)]
     pub store: StoreArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DbCommand {
+    /// Apply the pending migrations (the only command that migrates when
+    /// INTAKE_MIGRATE_ON_START=false).
+    Migrate {
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+    /// List the migrations, applied and pending; exit 2 unless the database is current.
+    Status {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Print one JSON object a line.
+        #[arg(long)]
+        json: bool,
+    },
 }

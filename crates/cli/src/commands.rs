@@ -1,5 +1,6 @@
 //! Dispatch of the sub commands.
 
+mod db;
 mod demo_data;
 mod import;
 mod keys;
@@ -29,6 +30,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Spam(command) => spam::run(command).await,
         Command::Leads(command) => leads::run(command).await,
         Command::Worker(args) => worker::run(args).await,
+        Command::Db(command) => db::run(command).await,
     }
 }
 

@@ -5,6 +5,7 @@ mod helpers;
 mod bench;
 mod config;
 mod connections;
+mod db;
 mod delivery;
 mod directory;
 mod keys;
