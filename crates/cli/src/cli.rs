@@ -42,6 +42,10 @@ pub enum Command {
     /// Apply or list the database's migrations (docs/operations.md).
     #[command(subcommand)]
     Db(DbCommand),
+    /// Copy the embedded store and its photos while the service runs (docs/operations.md).
+    Backup(BackupArgs),
+    /// Put a backup made by `intake backup` into a data dir that no process uses.
+    Restore(RestoreArgs),
 }
 
 /// Where the service keeps its data; shared by every server-side command.
@@ -292,4 +296,24 @@ pub enum DbCommand {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(Debug, Args)]
+pub struct BackupArgs {
+    #[command(flatten)]
+    pub store: StoreArgs,
+    /// A new (or empty) directory to write the backup to.
+    pub dest: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct RestoreArgs {
+    /// A directory written by `intake backup`.
+    pub source: PathBuf,
+    /// The data dir to restore into: new or empty (a `master.key` in it is kept).
+    #[arg(long)]
+    pub data_dir: PathBuf,
+    /// Replace the database and photos of a data dir that holds some.
+    #[arg(long)]
+    pub force: bool,
 }

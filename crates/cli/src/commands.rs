@@ -1,5 +1,6 @@
 //! Dispatch of the sub commands.
 
+mod backup;
 mod db;
 mod demo_data;
 mod import;
@@ -7,6 +8,7 @@ mod keys;
 mod leads;
 mod options;
 mod quarantine;
+mod restore;
 mod serve;
 mod spam;
 pub mod submit;
@@ -31,6 +33,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Leads(command) => leads::run(command).await,
         Command::Worker(args) => worker::run(args).await,
         Command::Db(command) => db::run(command).await,
+        Command::Backup(args) => backup::run(args).await,
+        Command::Restore(args) => restore::run(args).await,
     }
 }
 

@@ -105,6 +105,14 @@ pub async fn migrate(settings: &Settings) -> anyhow::Result<Vec<MigrationEntry>>
     }
 }
 
+/// Whether the settings name the embedded store.
+pub fn is_embedded(settings: &Settings) -> bool {
+    matches!(
+        backend(&settings.storage.database_url()),
+        Some(Backend::Sqlite)
+    )
+}
+
 /// The embedded store in the data dir makes the data dir first.
 fn ensure_data_dir(settings: &Settings) -> anyhow::Result<()> {
     if settings.storage.database_url.is_none() {

@@ -3,6 +3,7 @@
 //! of its own is its dialect ([`SqliteDialect`]); the store itself is
 //! `intake_store_sql`'s, shared with PostgreSQL.
 
+pub mod backup;
 mod batch;
 mod deliveries;
 mod history;

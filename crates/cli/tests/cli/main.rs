@@ -2,6 +2,7 @@
 
 mod helpers;
 
+mod backup;
 mod bench;
 mod config;
 mod connections;
