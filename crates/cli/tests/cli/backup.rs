@@ -44,7 +44,7 @@ async fn submit_until(
     let mut n = submitter;
     while !stop.load(Ordering::Relaxed) && n < 20_000 {
         let body = serde_json::to_vec(&job(n)).unwrap();
-        let outcome = if n % 3 == 0 {
+        let outcome = if n % 3 == 1 {
             let images = vec![(format!("boiler-{n}.png"), photo(n))];
             signed.create_job_with_images(body, images, None).await
         } else {
@@ -258,7 +258,8 @@ fn a_restore_is_refused_into_a_data_dir_in_use_or_holding_data_unless_forced() {
         "{}",
         stderr(&refused)
     );
-    assert!(server.terminate());
+    // Stopped (SIGTERM right after start may find no handler yet: the exit code is not the point).
+    server.terminate();
 
     // Stopped, its data dir still holds a database: replaced only when forced.
     let refused = restore(&other, false);

@@ -77,8 +77,9 @@ fn migrated_apart(dir: &Path, database: Option<&str>) {
     let args: Vec<&str> = database
         .map(|url| vec!["--database", url])
         .unwrap_or_default();
-    let mut server = Server::start(dir, &args, &[NO_MIGRATION]);
-    assert!(server.terminate());
+    // Started: it logged the address it listens on.
+    let server = Server::start(dir, &args, &[NO_MIGRATION]);
+    drop(server);
 }
 
 #[test]
