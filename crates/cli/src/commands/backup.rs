@@ -85,17 +85,16 @@ fn prepare(dest: &Path) -> anyhow::Result<()> {
 
 /// Where the master key is and what to do with it.
 fn master_key_advice(settings: &Settings) -> String {
+    let file = settings.storage.data_dir.join(crate::master_key::FILE_NAME);
     let place = if std::env::var_os("INTAKE_MASTER_KEY").is_some() {
         "this process has it from INTAKE_MASTER_KEY".to_owned()
+    } else if file.exists() {
+        format!("it is {}", file.display())
     } else {
-        format!(
-            "it is {}",
-            settings
-                .storage
-                .data_dir
-                .join(crate::master_key::FILE_NAME)
-                .display()
-        )
+        return format!(
+            "There is no master key yet ({} does not exist, nor INTAKE_MASTER_KEY): no stored secret depends on one.",
+            file.display()
+        );
     };
     format!(
         "The master key is not in the backup ({place}). Keep a copy of it apart from the backup and as safe: \
