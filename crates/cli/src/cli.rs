@@ -39,6 +39,13 @@ pub enum Command {
     Leads(LeadsCommand),
     /// Run only the lead dispatcher (no HTTP) on the data dir or database of `serve`.
     Worker(WorkerArgs),
+    /// Apply or list the database's migrations (docs/operations.md).
+    #[command(subcommand)]
+    Db(DbCommand),
+    /// Copy the embedded store and its photos while the service runs (docs/operations.md).
+    Backup(BackupArgs),
+    /// Put a backup made by `intake backup` into a data dir that no process uses.
+    Restore(RestoreArgs),
 }
 
 /// Where the service keeps its data; shared by every server-side command.
@@ -271,4 +278,42 @@ pub enum LeadsCommand {
 pub struct WorkerArgs {
     #[command(flatten)]
     pub store: StoreArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DbCommand {
+    /// Apply the pending migrations (the only command that migrates when
+    /// INTAKE_MIGRATE_ON_START=false).
+    Migrate {
+        #[command(flatten)]
+        store: StoreArgs,
+    },
+    /// List the migrations, applied and pending; exit 2 unless the database is current.
+    Status {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Print one JSON object a line.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct BackupArgs {
+    #[command(flatten)]
+    pub store: StoreArgs,
+    /// A new (or empty) directory to write the backup to.
+    pub dest: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct RestoreArgs {
+    /// A directory written by `intake backup`.
+    pub source: PathBuf,
+    /// The data dir to restore into: new or empty (a `master.key` in it is kept).
+    #[arg(long)]
+    pub data_dir: PathBuf,
+    /// Replace the database and photos of a data dir that holds some.
+    #[arg(long)]
+    pub force: bool,
 }

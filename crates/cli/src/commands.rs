@@ -1,11 +1,14 @@
 //! Dispatch of the sub commands.
 
+mod backup;
+mod db;
 mod demo_data;
 mod import;
 mod keys;
 mod leads;
 mod options;
 mod quarantine;
+mod restore;
 mod serve;
 mod spam;
 pub mod submit;
@@ -29,6 +32,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Spam(command) => spam::run(command).await,
         Command::Leads(command) => leads::run(command).await,
         Command::Worker(args) => worker::run(args).await,
+        Command::Db(command) => db::run(command).await,
+        Command::Backup(args) => backup::run(args).await,
+        Command::Restore(args) => restore::run(args).await,
     }
 }
 

@@ -48,7 +48,7 @@ pub struct Settings {
     pub jobs: JobSettings,
     /// Sending leads.
     pub delivery: DeliverySettings,
-    /// The data dir, the database and the image store.
+    /// The data dir, the database, its migrations and the image store.
     pub storage: StorageSettings,
 }
 

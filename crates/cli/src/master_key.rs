@@ -6,7 +6,8 @@ use intake_core::MasterKey;
 use std::io::Write;
 use std::path::Path;
 
-const FILE_NAME: &str = "master.key";
+/// The key file's name in the data dir.
+pub const FILE_NAME: &str = "master.key";
 
 /// Loads the master key, creating the key file if there is none.
 pub fn load_or_create(data_dir: &Path) -> anyhow::Result<MasterKey> {

@@ -12,8 +12,12 @@ mod tls;
 
 use async_trait::async_trait;
 use intake_core::store::StoreError;
+use intake_store_sql::migrations;
 use intake_store_sql::{Backend, Dialect, JobWriter, SqlStore, Statement};
+pub use intake_store_sql::{MigrationEntry, MigrationState, MigrationStatus};
+use sqlx::migrate::{Migrate, Migrator};
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgQueryResult, Postgres};
+use sqlx::{ConnectOptions, Connection};
 use std::str::FromStr;
 use std::time::Duration;
 use time::OffsetDateTime;
@@ -60,22 +64,13 @@ impl Dialect for PostgresDialect {
     }
 }
 
+/// The PostgreSQL store's migrations, in `migrations/`.
+static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
+
 #[async_trait]
 impl Backend for PostgresDialect {
-    async fn open(url: &str) -> Result<PostgresStore, StoreError> {
-        let options = PgConnectOptions::from_str(url)
-            .map_err(|error| StoreError::Other(format!("bad PostgreSQL URL: {error}")))?
-            .application_name("intake")
-            .options([
-                ("statement_timeout", STATEMENT_TIMEOUT),
-                // Every statement is prepared once per connection and run
-                // thousands of times with equality and range parameters that
-                // the same index plan serves whatever their values. Planning
-                // each run afresh (the default while custom plans look
-                // cheaper) made PostgreSQL the bottleneck of POST /jobs
-                // (BENCHMARKS.md).
-                ("plan_cache_mode", "force_generic_plan"),
-            ]);
+    async fn open(url: &str, migrate: bool) -> Result<PostgresStore, StoreError> {
+        let options = connect_options(url)?;
         let pool = PgPoolOptions::new()
             .max_connections(10)
             .min_connections(0)
@@ -89,15 +84,62 @@ impl Backend for PostgresDialect {
             .connect_with(options.clone())
             .await
             .map_err(|error| tls::connect_error(error, &options))?;
-        sqlx::migrate!("./migrations")
-            .run(&pool)
-            .await
-            .map_err(|error| {
-                StoreError::Other(format!("migrating the PostgreSQL store failed: {error}"))
-            })?;
+        if migrate {
+            // The migrator takes an advisory lock: concurrent starts take turns.
+            MIGRATOR
+                .run(&pool)
+                .await
+                .map_err(migrations::migrate_error)?;
+        }
         // The writer stays on the shared runtime and the pool, where its
         // connections' sockets are registered; keys are kept for a second
         // (a busy key then costs one read a second, not one a request).
         SqlStore::start(pool, JobWriter::Pooled, true).await
     }
+
+    async fn migration_status(url: &str) -> Result<MigrationStatus, StoreError> {
+        let mut conn = connect_options(url)?.connect().await?;
+        let status = migrations::status(&MIGRATOR, &mut conn).await;
+        conn.close().await?;
+        status
+    }
+
+    async fn migrate(url: &str) -> Result<Vec<MigrationEntry>, StoreError> {
+        let mut conn = connect_options(url)?.connect().await?;
+        // Read and applied under the migrator's advisory lock, so that a
+        // concurrent run's migrations are not counted as this one's.
+        conn.lock().await.map_err(migrations::migrate_error)?;
+        let applied = async {
+            let before = migrations::status(&MIGRATOR, &mut conn).await?;
+            MIGRATOR
+                // `run` on a connection fails the `Send` check of the
+                // `async_trait` future ("`Acquire` is not general enough");
+                // sqlx keeps `run_direct` public for exactly this.
+                .run_direct(&mut conn)
+                .await
+                .map_err(migrations::migrate_error)?;
+            Ok::<_, StoreError>(before.in_state(MigrationState::Pending).cloned().collect())
+        }
+        .await;
+        conn.unlock().await.map_err(migrations::migrate_error)?;
+        conn.close().await?;
+        applied
+    }
+}
+
+/// How every connection to the database at `url` is made.
+fn connect_options(url: &str) -> Result<PgConnectOptions, StoreError> {
+    Ok(PgConnectOptions::from_str(url)
+        .map_err(|error| StoreError::Other(format!("bad PostgreSQL URL: {error}")))?
+        .application_name("intake")
+        .options([
+            ("statement_timeout", STATEMENT_TIMEOUT),
+            // Every statement is prepared once per connection and run
+            // thousands of times with equality and range parameters that
+            // the same index plan serves whatever their values. Planning
+            // each run afresh (the default while custom plans look
+            // cheaper) made PostgreSQL the bottleneck of POST /jobs
+            // (BENCHMARKS.md).
+            ("plan_cache_mode", "force_generic_plan"),
+        ]))
 }

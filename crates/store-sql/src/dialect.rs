@@ -10,6 +10,7 @@
 //! attribute `#[sqlx_bounds(D)]` of `intake-store-sql-macros`, put on each
 //! such `impl` block.
 
+use crate::migrations::{MigrationEntry, MigrationStatus};
 use crate::rows::deliveries::DeliveryRow;
 use crate::statement::Statement;
 use crate::writer::Declined;
@@ -181,9 +182,23 @@ pub trait History: Dialect {
     fn scopes(scopes: &[String]) -> Self::Scopes;
 }
 
-/// A whole backend: its dialect of every area, and how it opens a store.
+/// A whole backend: its dialect of every area, how it opens a store and
+/// how it migrates a database.
 #[async_trait]
 pub trait Backend: Batch + Jobs + Deliveries + History {
-    /// Opens (creating or migrating as needed) the store at `url`.
-    async fn open(url: &str) -> Result<SqlStore<Self>, StoreError>;
+    /// Opens the store at `url` (creating an embedded database if missing),
+    /// applying pending migrations first when `migrate`. Without, the caller
+    /// has checked [`Backend::migration_status`]: statements on a database
+    /// that is behind fail.
+    async fn open(url: &str, migrate: bool) -> Result<SqlStore<Self>, StoreError>;
+
+    /// Where the database at `url` stands against this build's migrations;
+    /// changes nothing but creating sqlx's table of them (an embedded
+    /// database that does not exist yet has every migration pending).
+    async fn migration_status(url: &str) -> Result<MigrationStatus, StoreError>;
+
+    /// Applies the pending migrations to the database at `url` (creating an
+    /// embedded one if missing); the ones it applied, in order. Concurrent
+    /// runs take turns.
+    async fn migrate(url: &str) -> Result<Vec<MigrationEntry>, StoreError>;
 }

@@ -17,6 +17,7 @@ mod directory;
 pub mod group_commit;
 mod jobs;
 mod key_cache;
+pub mod migrations;
 pub mod rows;
 pub mod statement;
 mod store;
@@ -25,6 +26,7 @@ pub mod writer;
 
 pub use deliveries::push_filter;
 pub use dialect::{Backend, Batch, Column, Deliveries, Dialect, History, Jobs};
+pub use migrations::{MigrationEntry, MigrationState, MigrationStatus};
 pub use statement::Statement;
 pub use store::{JobWriter, SqlStore};
 pub use time::{Millis, StoredTime};

@@ -7,6 +7,7 @@
 use crate::dialect::{Backend, Dialect};
 use crate::group_commit::JobQueue;
 use crate::key_cache::KeyCache;
+use crate::migrations::{MigrationEntry, MigrationStatus};
 use crate::writer::{BatchWriter, Connect};
 use intake_core::store::StoreError;
 use intake_store_sql_macros::sqlx_bounds;
@@ -67,7 +68,29 @@ impl<D: Backend> SqlStore<D> {
     /// Opens (creating or migrating as needed) the store at `url`: see the
     /// backend's crate for the URLs it takes.
     pub async fn open(url: &str) -> Result<Self, StoreError> {
-        D::open(url).await
+        D::open(url, true).await
+    }
+
+    /// Opens the store at `url` without migrating it, for deployments that
+    /// migrate once, apart (`intake db migrate`): refused as
+    /// [`StoreError::Other`] with what [`MigrationStatus::problem`] says
+    /// unless the database is current.
+    pub async fn open_migrated(url: &str) -> Result<Self, StoreError> {
+        if let Some(problem) = D::migration_status(url).await?.problem() {
+            return Err(StoreError::Other(problem));
+        }
+        D::open(url, false).await
+    }
+
+    /// Where the database at `url` stands against this build's migrations.
+    pub async fn migration_status(url: &str) -> Result<MigrationStatus, StoreError> {
+        D::migration_status(url).await
+    }
+
+    /// Applies the pending migrations to the database at `url`; the ones
+    /// applied, in order.
+    pub async fn migrate(url: &str) -> Result<Vec<MigrationEntry>, StoreError> {
+        D::migrate(url).await
     }
 
     /// Closes every connection; later calls fail as `Unavailable`.

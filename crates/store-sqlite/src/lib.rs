@@ -3,6 +3,7 @@
 //! of its own is its dialect ([`SqliteDialect`]); the store itself is
 //! `intake_store_sql`'s, shared with PostgreSQL.
 
+pub mod backup;
 mod batch;
 mod deliveries;
 mod history;
@@ -10,7 +11,10 @@ mod jobs;
 
 use async_trait::async_trait;
 use intake_core::store::StoreError;
+use intake_store_sql::migrations;
 use intake_store_sql::{Backend, Dialect, JobWriter, Millis, SqlStore, Statement};
+pub use intake_store_sql::{MigrationEntry, MigrationState, MigrationStatus};
+use sqlx::migrate::Migrator;
 use sqlx::sqlite::{
     Sqlite, SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteQueryResult,
     SqliteSynchronous,
@@ -48,23 +52,14 @@ impl Dialect for SqliteDialect {
     }
 }
 
+/// The embedded store's migrations, in `migrations/`.
+static MIGRATOR: Migrator = sqlx::migrate!("./migrations");
+
 #[async_trait]
 impl Backend for SqliteDialect {
-    async fn open(url: &str) -> Result<SqliteStore, StoreError> {
+    async fn open(url: &str, migrate: bool) -> Result<SqliteStore, StoreError> {
         let in_memory = url.contains(":memory:");
-        let options = SqliteConnectOptions::from_str(url)
-            .map_err(|error| StoreError::Other(format!("bad SQLite URL `{url}`: {error}")))?
-            .create_if_missing(true)
-            .journal_mode(if in_memory {
-                SqliteJournalMode::Memory
-            } else {
-                SqliteJournalMode::Wal
-            })
-            // FULL: a commit is on disk before the answer goes out, so an
-            // acknowledged request survives a power cut, not only a crash.
-            .synchronous(SqliteSynchronous::Full)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(5));
+        let options = connect_options(url)?;
         if !in_memory {
             // Switching a new file to WAL takes an exclusive lock that the busy
             // timeout does not wait for, so pool connections opening at once
@@ -82,12 +77,12 @@ impl Backend for SqliteDialect {
             .max_lifetime(None)
             .connect_with(options.clone())
             .await?;
-        sqlx::migrate!("./migrations")
-            .run(&pool)
-            .await
-            .map_err(|error| {
-                StoreError::Other(format!("migrating the SQLite store failed: {error}"))
-            })?;
+        if migrate {
+            MIGRATOR
+                .run(&pool)
+                .await
+                .map_err(migrations::migrate_error)?;
+        }
         // The writer has a connection of its own (an in-memory database,
         // which exists once per connection, excepted) with a larger page
         // cache: the index pages every job touches stay in it from one batch
@@ -95,4 +90,47 @@ impl Backend for SqliteDialect {
         let writer_options = (!in_memory).then(|| options.pragma("cache_size", "-16384"));
         SqlStore::start(pool, JobWriter::OwnThread(writer_options), false).await
     }
+
+    async fn migration_status(url: &str) -> Result<MigrationStatus, StoreError> {
+        let options = connect_options(url)?;
+        if !url.contains(":memory:") && !options.get_filename().exists() {
+            return Ok(MigrationStatus::empty(&MIGRATOR));
+        }
+        let mut conn = options.connect().await?;
+        let status = migrations::status(&MIGRATOR, &mut conn).await;
+        conn.close().await?;
+        status
+    }
+
+    async fn migrate(url: &str) -> Result<Vec<MigrationEntry>, StoreError> {
+        let mut conn = connect_options(url)?.connect().await?;
+        let before = migrations::status(&MIGRATOR, &mut conn).await?;
+        MIGRATOR
+            // `run` on a connection fails the `Send` check of the
+            // `async_trait` future ("`Acquire` is not general enough");
+            // sqlx keeps `run_direct` public for exactly this.
+            .run_direct(&mut conn)
+            .await
+            .map_err(migrations::migrate_error)?;
+        conn.close().await?;
+        Ok(before.in_state(MigrationState::Pending).cloned().collect())
+    }
+}
+
+/// How every connection to the database at `url` is made.
+fn connect_options(url: &str) -> Result<SqliteConnectOptions, StoreError> {
+    let in_memory = url.contains(":memory:");
+    Ok(SqliteConnectOptions::from_str(url)
+        .map_err(|error| StoreError::Other(format!("bad SQLite URL `{url}`: {error}")))?
+        .create_if_missing(true)
+        .journal_mode(if in_memory {
+            SqliteJournalMode::Memory
+        } else {
+            SqliteJournalMode::Wal
+        })
+        // FULL: a commit is on disk before the answer goes out, so an
+        // acknowledged request survives a power cut, not only a crash.
+        .synchronous(SqliteSynchronous::Full)
+        .foreign_keys(true)
+        .busy_timeout(Duration::from_secs(5)))
 }

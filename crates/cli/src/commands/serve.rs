@@ -2,7 +2,7 @@
 
 use crate::cli::ServeArgs;
 use crate::config::{self, FlagOverrides, Settings};
-use crate::{logging, master_key, open_store};
+use crate::{data_dir, logging, master_key, open_store};
 use anyhow::Context;
 use intake_demo::{DEFAULT_SEED, MIN_TRADES_FOR_FULL_COVERAGE};
 use intake_server::{AppState, Application, ImageStore, ImageStoreLocation};
@@ -21,6 +21,8 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let settings = config::load(args.store.config.as_deref(), flags)?;
     logging::init(settings.server.log_format);
     let server_config = settings.server_config()?;
+    // Held until the process ends: `intake restore` refuses a data dir in use.
+    let _data_dir = data_dir::hold(&settings.storage.data_dir, data_dir::Use::Service)?;
     let store = open_store::open(&settings).await?;
     let master = master_key::load_or_create(&settings.storage.data_dir)?;
     let address = settings.server.listen;

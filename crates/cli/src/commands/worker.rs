@@ -4,7 +4,7 @@
 
 use crate::cli::WorkerArgs;
 use crate::config::{self, FlagOverrides};
-use crate::{logging, master_key, open_store};
+use crate::{data_dir, logging, master_key, open_store};
 use intake_delivery::Dispatcher;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -17,6 +17,8 @@ pub async fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
     logging::init(settings.server.log_format);
     // INTAKE_DISPATCHER only tells `serve` whether to dispatch too; a worker always does.
     let delivery = settings.delivery_config()?;
+    // Held until the process ends: `intake restore` refuses a data dir in use.
+    let _data_dir = data_dir::hold(&settings.storage.data_dir, data_dir::Use::Service)?;
     let store = open_store::open(&settings).await?;
     let master = master_key::load_or_create(&settings.storage.data_dir)?;
     tracing::info!(

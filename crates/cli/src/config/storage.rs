@@ -1,4 +1,5 @@
-//! `storage`: where the service keeps its data and its photos.
+//! `storage`: where the service keeps its data and its photos, and whether
+//! it migrates its database.
 
 use crate::open_store;
 use intake_server::ImageStoreLocation;
@@ -19,6 +20,10 @@ pub struct StorageSettings {
     /// `s3://BUCKET/PREFIX`; empty means the `images` folder of the data dir.
     #[serde(deserialize_with = "image_store")]
     pub image_store: Option<ImageStoreLocation>,
+    /// `INTAKE_MIGRATE_ON_START`: whether commands apply pending migrations
+    /// when they open the database; without, they refuse one that is behind
+    /// and only `intake db migrate` migrates.
+    pub migrate_on_start: bool,
 }
 
 impl Default for StorageSettings {
@@ -27,6 +32,7 @@ impl Default for StorageSettings {
             data_dir: PathBuf::from("./intake-data"),
             database_url: None,
             image_store: None,
+            migrate_on_start: true,
         }
     }
 }

@@ -248,6 +248,7 @@ fn every_key_reaches_the_setting_it_names() {
         data_dir = "/srv/intake"
         database_url = "postgres://intake@db/intake"
         image_store = "s3://bucket/photos"
+        migrate_on_start = false
         "#,
     )
     .unwrap();
@@ -261,6 +262,7 @@ fn every_key_reaches_the_setting_it_names() {
         settings.storage.image_store().to_string(),
         "s3://bucket/photos"
     );
+    assert!(!settings.storage.migrate_on_start);
 
     let config = settings.server_config().unwrap();
     let seconds = Duration::from_secs;

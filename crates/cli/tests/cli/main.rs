@@ -2,9 +2,11 @@
 
 mod helpers;
 
+mod backup;
 mod bench;
 mod config;
 mod connections;
+mod db;
 mod delivery;
 mod directory;
 mod keys;
