@@ -21,13 +21,16 @@ pub fn ensure(path: &Path) -> anyhow::Result<()> {
     if path.is_dir() {
         return Ok(());
     }
+    create_private(path).with_context(|| format!("creating the data dir {}", path.display()))
+}
+
+/// Creates `path` and its parents, the leaf readable by its owner only (0700).
+pub fn create_private(path: &Path) -> std::io::Result<()> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder
-        .create(path)
-        .with_context(|| format!("creating the data dir {}", path.display()))
+    builder.create(path)
 }
 
 /// A hold on a data dir, released when dropped (or when the process ends).

@@ -48,13 +48,7 @@ pub fn copy(from: &Path, to: &Path) -> anyhow::Result<u64> {
 
 /// Creates `path` and its parents, the leaf 0700 (photos are personal data).
 pub fn create_private(path: &Path) -> anyhow::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder
-        .create(path)
-        .with_context(|| format!("creating {}", path.display()))
+    crate::data_dir::create_private(path).with_context(|| format!("creating {}", path.display()))
 }
 
 #[cfg(test)]
