@@ -92,9 +92,8 @@ impl Backend for PostgresDialect {
                 .map_err(migrations::migrate_error)?;
         }
         // The writer stays on the shared runtime and the pool, where its
-        // connections' sockets are registered; keys are kept for a second
-        // (a busy key then costs one read a second, not one a request).
-        SqlStore::start(pool, JobWriter::Pooled, true).await
+        // connections' sockets are registered.
+        SqlStore::start(pool, JobWriter::Pooled).await
     }
 
     async fn migration_status(url: &str) -> Result<MigrationStatus, StoreError> {

@@ -1,40 +1,133 @@
-//! Keys read in the last second, so that a busy key costs the database one
-//! read a second instead of one a request (without that read, POST /jobs
-//! on PostgreSQL took about a tenth more jobs a second; BENCHMARKS.md).
+//! Every key of the store, held in memory and read again from the database
+//! at most every [`TTL`], so that a signed request costs no database read for
+//! its key (on SQLite that read, a round trip to sqlx's connection thread,
+//! was most of what the preferred-start options cost; BENCHMARKS.md).
 //!
-//! A revocation made through this store takes effect at once here; one made
-//! through another process (`intake keys revoke`, another server) within
-//! [`TTL`] plus the read that was under way, so within the 2 s that
-//! docs/operations.md gives. Only keys that exist are kept: unknown key ids
-//! are always read, so a client cannot grow the cache with made-up ones.
+//! A key is found or not found in memory alike, so an unknown key id costs
+//! what a known one costs: no read tells them apart by time (issue 13).
+//!
+//! - A key created or revoked through this store takes effect here at once.
+//! - A revocation made through another process (`intake keys revoke`,
+//!   another server) takes effect within [`TTL`] plus the read under way, so
+//!   within the 2 s that docs/operations.md gives.
+//! - A key created through another process is found within [`MISS_TTL`]: an
+//!   id not in memory makes the whole table be read again if the last read
+//!   is older than that, so made-up ids cost the database at most one read
+//!   of the keys per [`MISS_TTL`], however many are sent.
 
 use intake_core::keys::ApiKey;
+use intake_core::store::StoreError;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::future::Future;
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
-/// How long a key read is used without reading it again.
+/// How long the keys read are used before they are read again.
 pub const TTL: Duration = Duration::from_secs(1);
 
-/// Keys by id, each with when it was read; cheap to clone.
+/// How old the keys read may be when an id is not among them before they
+/// are read again to look for it.
+pub const MISS_TTL: Duration = Duration::from_millis(250);
+
+/// The keys by id and when they were read; cheap to clone.
 #[derive(Debug, Clone, Default)]
 pub struct KeyCache {
-    keys: Arc<Mutex<HashMap<String, (Instant, ApiKey)>>>,
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    keys: RwLock<Option<Snapshot>>,
+    /// Held while the keys are read, so that many requests finding them old
+    /// make one read, not one each.
+    reading: tokio::sync::Mutex<()>,
+}
+
+#[derive(Debug)]
+struct Snapshot {
+    read: Instant,
+    keys: HashMap<String, ApiKey>,
+}
+
+/// What a look-up in memory found.
+enum Lookup {
+    Found(ApiKey),
+    /// Not among keys read recently enough for a miss to be believed.
+    Absent,
+    /// The keys in memory are too old to answer from.
+    Stale,
 }
 
 impl KeyCache {
-    /// The key, if it was read less than [`TTL`] ago.
-    pub fn get(&self, key_id: &str) -> Option<ApiKey> {
-        let keys = self.keys.lock().expect("the key cache is never poisoned");
-        keys.get(key_id)
-            .filter(|(read, _)| read.elapsed() < TTL)
-            .map(|(_, key)| key.clone())
+    /// The key `key_id`, from memory, reading every key with `read_all`
+    /// first when the keys in memory are too old to answer.
+    pub async fn find<F, Fut>(
+        &self,
+        key_id: &str,
+        read_all: F,
+    ) -> Result<Option<ApiKey>, StoreError>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<Vec<ApiKey>, StoreError>>,
+    {
+        match self.lookup(key_id, Instant::now()) {
+            Lookup::Found(key) => return Ok(Some(key)),
+            Lookup::Absent => return Ok(None),
+            Lookup::Stale => {}
+        }
+        let _reading = self.inner.reading.lock().await;
+        // Another request may have read them while this one waited.
+        match self.lookup(key_id, Instant::now()) {
+            Lookup::Found(key) => return Ok(Some(key)),
+            Lookup::Absent => return Ok(None),
+            Lookup::Stale => {}
+        }
+        let read = Instant::now();
+        let keys = read_all().await?;
+        let found = keys.iter().find(|key| key.key_id == key_id).cloned();
+        self.replace(read, keys);
+        Ok(found)
     }
 
-    /// Keeps `key`, read just now.
+    /// Keeps `key`, just written through this store.
     pub fn put(&self, key: &ApiKey) {
-        let mut keys = self.keys.lock().expect("the key cache is never poisoned");
-        keys.insert(key.key_id.clone(), (Instant::now(), key.clone()));
+        let mut keys = self
+            .inner
+            .keys
+            .write()
+            .expect("the key cache is never poisoned");
+        if let Some(snapshot) = keys.as_mut() {
+            snapshot.keys.insert(key.key_id.clone(), key.clone());
+        }
+    }
+
+    fn lookup(&self, key_id: &str, now: Instant) -> Lookup {
+        let keys = self
+            .inner
+            .keys
+            .read()
+            .expect("the key cache is never poisoned");
+        let Some(snapshot) = keys.as_ref() else {
+            return Lookup::Stale;
+        };
+        let age = now.saturating_duration_since(snapshot.read);
+        match snapshot.keys.get(key_id) {
+            Some(key) if age < TTL => Lookup::Found(key.clone()),
+            None if age < MISS_TTL => Lookup::Absent,
+            _ => Lookup::Stale,
+        }
+    }
+
+    fn replace(&self, read: Instant, keys: Vec<ApiKey>) {
+        let keys = keys
+            .into_iter()
+            .map(|key| (key.key_id.clone(), key))
+            .collect();
+        *self
+            .inner
+            .keys
+            .write()
+            .expect("the key cache is never poisoned") = Some(Snapshot { read, keys });
     }
 }
 
@@ -44,6 +137,7 @@ mod tests {
     use intake_core::keys::KeyPolicy;
     use intake_core::secrets::SealedSecret;
     use intake_core::Environment;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     use time::OffsetDateTime;
 
     fn key(id: &str) -> ApiKey {
@@ -61,20 +155,140 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_key_read_is_used_for_its_ttl_and_the_latest_read_wins() {
+    /// A table of keys that counts how often it is read.
+    #[derive(Default)]
+    struct Table {
+        keys: std::sync::Mutex<Vec<ApiKey>>,
+        reads: AtomicUsize,
+    }
+
+    impl Table {
+        async fn read_all(&self) -> Result<Vec<ApiKey>, StoreError> {
+            self.reads.fetch_add(1, Ordering::SeqCst);
+            Ok(self.keys.lock().unwrap().clone())
+        }
+        fn reads(&self) -> usize {
+            self.reads.load(Ordering::SeqCst)
+        }
+    }
+
+    #[tokio::test]
+    async fn known_and_unknown_ids_are_answered_from_one_read_of_the_table() {
+        let table = Table::default();
+        table.keys.lock().unwrap().push(key("stg_a"));
         let cache = KeyCache::default();
-        assert!(cache.get("stg_a").is_none());
-        cache.put(&key("stg_a"));
-        assert_eq!(cache.get("stg_a"), Some(key("stg_a")));
-        assert!(cache.get("stg_b").is_none());
-        let revoked = ApiKey {
+        assert_eq!(
+            cache.find("stg_a", || table.read_all()).await.unwrap(),
+            Some(key("stg_a"))
+        );
+        for _ in 0..100 {
+            assert!(cache
+                .find("stg_a", || table.read_all())
+                .await
+                .unwrap()
+                .is_some());
+            assert!(cache
+                .find("stg_nope", || table.read_all())
+                .await
+                .unwrap()
+                .is_none());
+        }
+        assert_eq!(table.reads(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_key_made_elsewhere_is_found_after_the_miss_ttl_and_made_up_ids_read_at_most_once_per_miss_ttl(
+    ) {
+        let table = Table::default();
+        let cache = KeyCache::default();
+        assert!(cache
+            .find("stg_new", || table.read_all())
+            .await
+            .unwrap()
+            .is_none());
+        table.keys.lock().unwrap().push(key("stg_new"));
+        // Within the miss TTL the earlier read is believed.
+        assert!(cache
+            .find("stg_new", || table.read_all())
+            .await
+            .unwrap()
+            .is_none());
+        assert_eq!(table.reads(), 1);
+        tokio::time::sleep(MISS_TTL).await;
+        assert!(cache
+            .find("stg_new", || table.read_all())
+            .await
+            .unwrap()
+            .is_some());
+        assert_eq!(table.reads(), 2);
+        for n in 0..1000 {
+            let made_up = format!("stg_{n}");
+            assert!(cache
+                .find(&made_up, || table.read_all())
+                .await
+                .unwrap()
+                .is_none());
+        }
+        assert!(table.reads() <= 3, "{} reads", table.reads());
+    }
+
+    #[tokio::test]
+    async fn a_revocation_elsewhere_is_seen_within_the_ttl_and_one_made_here_at_once() {
+        let table = Table::default();
+        table
+            .keys
+            .lock()
+            .unwrap()
+            .extend([key("stg_a"), key("stg_b")]);
+        let cache = KeyCache::default();
+        assert!(cache
+            .find("stg_a", || table.read_all())
+            .await
+            .unwrap()
+            .unwrap()
+            .revoked_at
+            .is_none());
+        let revoked = |id: &str| ApiKey {
             revoked_at: Some(OffsetDateTime::UNIX_EPOCH),
-            ..key("stg_a")
+            ..key(id)
         };
-        cache.put(&revoked);
-        assert_eq!(cache.get("stg_a"), Some(revoked));
-        std::thread::sleep(TTL);
-        assert!(cache.get("stg_a").is_none());
+        // Through this store: at once.
+        cache.put(&revoked("stg_b"));
+        assert_eq!(
+            cache.find("stg_b", || table.read_all()).await.unwrap(),
+            Some(revoked("stg_b"))
+        );
+        // Elsewhere: once the keys in memory are older than the TTL.
+        table.keys.lock().unwrap()[0] = revoked("stg_a");
+        assert!(cache
+            .find("stg_a", || table.read_all())
+            .await
+            .unwrap()
+            .unwrap()
+            .revoked_at
+            .is_none());
+        tokio::time::sleep(TTL).await;
+        assert_eq!(
+            cache.find("stg_a", || table.read_all()).await.unwrap(),
+            Some(revoked("stg_a"))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failed_read_is_an_error_and_the_next_request_reads_again() {
+        let cache = KeyCache::default();
+        let failed = cache
+            .find("stg_a", || async {
+                Err(StoreError::Unavailable("down".to_owned()))
+            })
+            .await;
+        assert!(failed.is_err());
+        let table = Table::default();
+        table.keys.lock().unwrap().push(key("stg_a"));
+        assert!(cache
+            .find("stg_a", || table.read_all())
+            .await
+            .unwrap()
+            .is_some());
     }
 }

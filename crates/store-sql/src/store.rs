@@ -1,4 +1,4 @@
-//! The SQL store: a pool, a job writer and, on PostgreSQL, a key cache, over
+//! The SQL store: a pool, a job writer and the keys in memory, over
 //! a [`Backend`]'s dialect. Its [`Store`] implementation is in
 //! `store/`, a file per part of the trait.
 //!
@@ -28,8 +28,8 @@ pub struct SqlStore<D: Dialect> {
     /// The job writer's own connection, if it has one, so that `close`
     /// closes it.
     writer_connection: Arc<Mutex<Option<<D::Db as Database>::Connection>>>,
-    /// Keys read in the last second, if the backend keeps them.
-    keys: Option<KeyCache>,
+    /// Every key, read again at most every second.
+    keys: KeyCache,
 }
 
 impl<D: Dialect> Clone for SqlStore<D> {
@@ -105,14 +105,9 @@ impl<D: Backend> SqlStore<D> {
 #[sqlx_bounds(D)]
 impl<D: Backend> SqlStore<D> {
     /// The store on a migrated `pool`: rebuilds search cards written in an
-    /// older format, starts the job writer, and keeps keys it reads for a
-    /// second if `cache_keys` (a busy key then costs the database one read
-    /// a second instead of one a request).
-    pub async fn start(
-        pool: Pool<D::Db>,
-        writer: JobWriter<D>,
-        cache_keys: bool,
-    ) -> Result<Self, StoreError> {
+    /// older format and starts the job writer. Keys are held in memory
+    /// ([`KeyCache`]): a signed request costs no read for its key.
+    pub async fn start(pool: Pool<D::Db>, writer: JobWriter<D>) -> Result<Self, StoreError> {
         let rebuilt = Self::rebuild_stale_cards(&pool).await?;
         if rebuilt > 0 {
             tracing::info!(
@@ -138,7 +133,7 @@ impl<D: Backend> SqlStore<D> {
             pool,
             writer,
             writer_connection,
-            keys: cache_keys.then(KeyCache::default),
+            keys: KeyCache::default(),
         })
     }
 }

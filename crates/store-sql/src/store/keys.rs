@@ -1,5 +1,7 @@
-//! The affiliates' keys on SQL, with the key cache where the backend keeps
-//! one; and the ping.
+//! The affiliates' keys on SQL, found in memory ([`KeyCache`]); and the
+//! ping.
+//!
+//! [`KeyCache`]: crate::key_cache::KeyCache
 
 use super::SqlStore;
 use crate::dialect::Backend;
@@ -36,24 +38,12 @@ impl<D: Backend> KeyStore for SqlStore<D> {
         .bind(key.revoked_at)
         .execute(&self.pool)
         .await?;
+        self.keys.put(key);
         Ok(())
     }
 
     async fn find_key(&self, key_id: &str) -> Result<Option<ApiKey>, StoreError> {
-        if let Some(key) = self.keys.as_ref().and_then(|keys| keys.get(key_id)) {
-            return Ok(Some(key));
-        }
-        let row: Option<KeyRow> = sqlx::query_as(&format!(
-            "SELECT {KEY_COLUMNS} FROM api_keys WHERE key_id = $1"
-        ))
-        .bind(key_id)
-        .fetch_optional(&self.pool)
-        .await?;
-        let key = row.map(KeyRow::into_key).transpose()?;
-        if let (Some(keys), Some(key)) = (&self.keys, &key) {
-            keys.put(key);
-        }
-        Ok(key)
+        self.keys.find(key_id, || self.list_keys()).await
     }
 
     async fn list_keys(&self) -> Result<Vec<ApiKey>, StoreError> {
@@ -75,9 +65,7 @@ impl<D: Backend> KeyStore for SqlStore<D> {
         .fetch_optional(&self.pool)
         .await?;
         let key = row.ok_or(StoreError::NotFound)?.into_key()?;
-        if let Some(keys) = &self.keys {
-            keys.put(&key);
-        }
+        self.keys.put(&key);
         Ok(key)
     }
 }
