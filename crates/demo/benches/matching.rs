@@ -27,6 +27,7 @@ fn matching(c: &mut Criterion) {
                     .indexed()
             })
             .collect(),
+        tree,
     );
     let mut districts: Vec<&str> = geography
         .districts()
@@ -55,7 +56,7 @@ fn matching(c: &mut Criterion) {
             let mut found = 0;
             for &(category, place) in &asks {
                 let (postcode, location) = &places[place];
-                found += index.matches(tree, category, postcode, *location).len();
+                found += index.matches(category, postcode, *location).len();
             }
             black_box(found)
         })
@@ -67,9 +68,7 @@ fn matching(c: &mut Criterion) {
                 let mut found = 0;
                 for &(category, place) in &asks {
                     let (postcode, location) = &places[place];
-                    found += index
-                        .search_page(tree, category, postcode, *location, 0, 5)
-                        .0;
+                    found += index.search_page(category, postcode, *location, 0, 5).0;
                 }
                 black_box(found)
             })

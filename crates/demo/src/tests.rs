@@ -59,7 +59,7 @@ fn full() -> &'static Full {
             kinds: adjusted.kinds,
             demand,
             uncovered,
-            index: DirectoryIndex::new(indexed),
+            index: DirectoryIndex::new(indexed, tree()),
         }
     })
 }
@@ -263,7 +263,7 @@ fn a_search_page_is_the_same_slice_of_the_full_search_order() {
         .into_iter()
         .map(|r| r.validate(tree, geography).unwrap())
         .collect();
-    let index = DirectoryIndex::new(valid.iter().map(|t| t.indexed()).collect());
+    let index = DirectoryIndex::new(valid.iter().map(|t| t.indexed()).collect(), tree);
     for (postcode, category) in [
         ("SW1A 1AA", 20),
         ("M1 1AE", 10),
@@ -272,7 +272,7 @@ fn a_search_page_is_the_same_slice_of_the_full_search_order() {
     ] {
         let postcode = Postcode::parse(postcode).unwrap();
         let location = geography.locate(&postcode);
-        let full = index.search(tree, category, &postcode, location);
+        let full = index.search(category, &postcode, location);
         for (offset, limit) in [
             (0, 5),
             (5, 5),
@@ -280,8 +280,7 @@ fn a_search_page_is_the_same_slice_of_the_full_search_order() {
             (full.len().saturating_sub(2), 5),
             (full.len() + 10, 5),
         ] {
-            let (total, page) =
-                index.search_page(tree, category, &postcode, location, offset, limit);
+            let (total, page) = index.search_page(category, &postcode, location, offset, limit);
             assert_eq!(total, full.len());
             let expected: Vec<_> = full.iter().skip(offset).take(limit).cloned().collect();
             assert_eq!(page, expected, "{postcode} {category} {offset} {limit}");

@@ -33,7 +33,7 @@ impl Directory {
     /// made while loading is picked up by the next refresh, never lost.
     pub async fn load(store: &dyn Store) -> Result<Directory, LoadError> {
         let (version, tree) = Self::load_tree(store).await?;
-        let index = DirectoryIndex::new(store.directory().await?);
+        let index = DirectoryIndex::new(store.directory().await?, &tree);
         Ok(Directory {
             tree: Arc::new(tree),
             index,

@@ -41,12 +41,8 @@ fn trade(company_id: u64, categories: &[u32], base: &str, radius_miles: f64) -> 
 fn search(trades: &[IndexedTrade], category: u32, postcode: &str) -> Vec<Match> {
     let postcode = Postcode::parse(postcode).unwrap();
     let location = Geography::embedded().locate(&postcode);
-    DirectoryIndex::new(trades.to_vec()).search(
-        CategoryTree::embedded(),
-        category,
-        &postcode,
-        location,
-    )
+    DirectoryIndex::new(trades.to_vec(), CategoryTree::embedded())
+        .search(category, &postcode, location)
 }
 
 fn ids(matches: &[Match]) -> Vec<u64> {
@@ -136,7 +132,7 @@ fn inactive_trades_are_never_matched() {
     let found = search(&trades, GAS_BOILER, "SW1A 1AA");
     assert_eq!(ids(&found), [2]);
     assert_eq!(recipients(found, |_| 0), [2]);
-    let index = DirectoryIndex::new(trades.to_vec());
+    let index = DirectoryIndex::new(trades.to_vec(), CategoryTree::embedded());
     assert!(
         index.get(1).is_some_and(|kept| !kept.active),
         "kept for lookups"
@@ -263,7 +259,7 @@ fn the_index_finds_exactly_what_a_scan_of_every_trade_finds() {
             }
         })
         .collect();
-    let index = DirectoryIndex::new(trades.clone());
+    let index = DirectoryIndex::new(trades.clone(), tree);
     for _ in 0..300 {
         let (district, _) = districts[rng.gen_range(0..districts.len())];
         let postcode = Postcode::parse(&format!("{district} 1AA")).unwrap();
@@ -307,9 +303,9 @@ fn the_index_finds_exactly_what_a_scan_of_every_trade_finds() {
                 })
                 .then_with(|| a.company_id.cmp(&b.company_id))
         });
-        let found = index.search(tree, category, &postcode, location);
+        let found = index.search(category, &postcode, location);
         assert_eq!(found, expected, "{category} at {district}");
-        let (total, page) = index.search_page(tree, category, &postcode, location, 5, 5);
+        let (total, page) = index.search_page(category, &postcode, location, 5, 5);
         assert_eq!(total, expected.len());
         assert_eq!(
             page,

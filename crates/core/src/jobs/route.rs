@@ -23,10 +23,9 @@ pub async fn recipients(
     max: usize,
 ) -> Result<Vec<NewRecipient>, StoreError> {
     let location = Geography::embedded().locate(&job.postcode);
-    let matches =
-        directory
-            .index
-            .matches(&directory.tree, job.category_id, &job.postcode, location);
+    let matches = directory
+        .index
+        .matches(job.category_id, &job.postcode, location);
     if matches.is_empty() {
         return Ok(Vec::new());
     }

@@ -241,7 +241,7 @@ fn no_plasterer_cleaner_or_blinds_company_is_registered_for_heating_or_boiler_re
 fn the_first_plumbers_found_near_westminster_are_named_for_plumbing() {
     let postcode = Postcode::parse("SW1A 1AA").unwrap();
     let location = geography().locate(&postcode);
-    let found = full().index.search(tree(), 20, &postcode, location);
+    let found = full().index.search(20, &postcode, location);
     let name = |company_id: u64| full().index.get(company_id).unwrap().company_name.clone();
     let plumbing = |name: &str| {
         name.split_whitespace()

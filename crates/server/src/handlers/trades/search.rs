@@ -48,7 +48,6 @@ pub async fn search(
     let offset = (search.page as usize - 1).saturating_mul(search.size as usize);
     let directory = &snapshot.directory;
     let (total, page) = directory.index.search_page(
-        &directory.tree,
         search.category,
         &search.postcode,
         location,
