@@ -49,15 +49,6 @@ struct Snapshot {
     keys: HashMap<String, ApiKey>,
 }
 
-/// What a look-up in memory found.
-enum Lookup {
-    Found(ApiKey),
-    /// Not among keys read recently enough for a miss to be believed.
-    Absent,
-    /// The keys in memory are too old to answer from.
-    Stale,
-}
-
 impl KeyCache {
     /// The key `key_id`, from memory, reading every key with `read_all`
     /// first when the keys in memory are too old to answer.
@@ -70,17 +61,13 @@ impl KeyCache {
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<Vec<ApiKey>, StoreError>>,
     {
-        match self.lookup(key_id, Instant::now()) {
-            Lookup::Found(key) => return Ok(Some(key)),
-            Lookup::Absent => return Ok(None),
-            Lookup::Stale => {}
+        if let Some(answer) = self.lookup(key_id, Instant::now()) {
+            return Ok(answer);
         }
         let _reading = self.inner.reading.lock().await;
         // Another request may have read them while this one waited.
-        match self.lookup(key_id, Instant::now()) {
-            Lookup::Found(key) => return Ok(Some(key)),
-            Lookup::Absent => return Ok(None),
-            Lookup::Stale => {}
+        if let Some(answer) = self.lookup(key_id, Instant::now()) {
+            return Ok(answer);
         }
         let read = Instant::now();
         let keys = read_all().await?;
@@ -101,20 +88,21 @@ impl KeyCache {
         }
     }
 
-    fn lookup(&self, key_id: &str, now: Instant) -> Lookup {
+    /// The answer the keys in memory give: the key, or `Some(None)` when
+    /// they were read recently enough for a miss to be believed; `None`
+    /// when they are too old to answer from.
+    fn lookup(&self, key_id: &str, now: Instant) -> Option<Option<ApiKey>> {
         let keys = self
             .inner
             .keys
             .read()
             .expect("the key cache is never poisoned");
-        let Some(snapshot) = keys.as_ref() else {
-            return Lookup::Stale;
-        };
+        let snapshot = keys.as_ref()?;
         let age = now.saturating_duration_since(snapshot.read);
         match snapshot.keys.get(key_id) {
-            Some(key) if age < TTL => Lookup::Found(key.clone()),
-            None if age < MISS_TTL => Lookup::Absent,
-            _ => Lookup::Stale,
+            Some(key) if age < TTL => Some(Some(key.clone())),
+            None if age < MISS_TTL => Some(None),
+            _ => None,
         }
     }
 
@@ -167,6 +155,10 @@ mod tests {
             self.reads.fetch_add(1, Ordering::SeqCst);
             Ok(self.keys.lock().unwrap().clone())
         }
+        /// What `cache` answers for `key_id` over this table.
+        async fn find(&self, cache: &KeyCache, key_id: &str) -> Option<ApiKey> {
+            cache.find(key_id, || self.read_all()).await.unwrap()
+        }
         fn reads(&self) -> usize {
             self.reads.load(Ordering::SeqCst)
         }
@@ -177,21 +169,10 @@ mod tests {
         let table = Table::default();
         table.keys.lock().unwrap().push(key("stg_a"));
         let cache = KeyCache::default();
-        assert_eq!(
-            cache.find("stg_a", || table.read_all()).await.unwrap(),
-            Some(key("stg_a"))
-        );
+        assert_eq!(table.find(&cache, "stg_a").await, Some(key("stg_a")));
         for _ in 0..100 {
-            assert!(cache
-                .find("stg_a", || table.read_all())
-                .await
-                .unwrap()
-                .is_some());
-            assert!(cache
-                .find("stg_nope", || table.read_all())
-                .await
-                .unwrap()
-                .is_none());
+            assert!(table.find(&cache, "stg_a").await.is_some());
+            assert!(table.find(&cache, "stg_nope").await.is_none());
         }
         assert_eq!(table.reads(), 1);
     }
@@ -201,33 +182,17 @@ mod tests {
     ) {
         let table = Table::default();
         let cache = KeyCache::default();
-        assert!(cache
-            .find("stg_new", || table.read_all())
-            .await
-            .unwrap()
-            .is_none());
+        assert!(table.find(&cache, "stg_new").await.is_none());
         table.keys.lock().unwrap().push(key("stg_new"));
         // Within the miss TTL the earlier read is believed.
-        assert!(cache
-            .find("stg_new", || table.read_all())
-            .await
-            .unwrap()
-            .is_none());
+        assert!(table.find(&cache, "stg_new").await.is_none());
         assert_eq!(table.reads(), 1);
         tokio::time::sleep(MISS_TTL).await;
-        assert!(cache
-            .find("stg_new", || table.read_all())
-            .await
-            .unwrap()
-            .is_some());
+        assert!(table.find(&cache, "stg_new").await.is_some());
         assert_eq!(table.reads(), 2);
         for n in 0..1000 {
             let made_up = format!("stg_{n}");
-            assert!(cache
-                .find(&made_up, || table.read_all())
-                .await
-                .unwrap()
-                .is_none());
+            assert!(table.find(&cache, &made_up).await.is_none());
         }
         assert!(table.reads() <= 3, "{} reads", table.reads());
     }
@@ -241,10 +206,9 @@ mod tests {
             .unwrap()
             .extend([key("stg_a"), key("stg_b")]);
         let cache = KeyCache::default();
-        assert!(cache
-            .find("stg_a", || table.read_all())
+        assert!(table
+            .find(&cache, "stg_a")
             .await
-            .unwrap()
             .unwrap()
             .revoked_at
             .is_none());
@@ -254,24 +218,17 @@ mod tests {
         };
         // Through this store: at once.
         cache.put(&revoked("stg_b"));
-        assert_eq!(
-            cache.find("stg_b", || table.read_all()).await.unwrap(),
-            Some(revoked("stg_b"))
-        );
+        assert_eq!(table.find(&cache, "stg_b").await, Some(revoked("stg_b")));
         // Elsewhere: once the keys in memory are older than the TTL.
         table.keys.lock().unwrap()[0] = revoked("stg_a");
-        assert!(cache
-            .find("stg_a", || table.read_all())
+        assert!(table
+            .find(&cache, "stg_a")
             .await
-            .unwrap()
             .unwrap()
             .revoked_at
             .is_none());
         tokio::time::sleep(TTL).await;
-        assert_eq!(
-            cache.find("stg_a", || table.read_all()).await.unwrap(),
-            Some(revoked("stg_a"))
-        );
+        assert_eq!(table.find(&cache, "stg_a").await, Some(revoked("stg_a")));
     }
 
     #[tokio::test]
@@ -285,10 +242,6 @@ mod tests {
         assert!(failed.is_err());
         let table = Table::default();
         table.keys.lock().unwrap().push(key("stg_a"));
-        assert!(cache
-            .find("stg_a", || table.read_all())
-            .await
-            .unwrap()
-            .is_some());
+        assert!(table.find(&cache, "stg_a").await.is_some());
     }
 }
