@@ -77,6 +77,11 @@ const TIER_MILES: [f64; 4] = [10.0, 20.0, 30.0, 45.0];
 /// The narrowest strip of eastings, in metres.
 const MIN_STRIP_M: f64 = 5_000.0;
 
+/// The strip of eastings `width` metres wide that holds `easting`.
+fn strip_of(easting: f64, width: f64) -> i32 {
+    (easting / width).floor() as i32
+}
+
 /// Trades of one category and tier of radius, findable by place.
 #[derive(Debug, Default)]
 struct Tier {
@@ -138,23 +143,18 @@ impl CategoryPlaces {
 }
 
 impl Tier {
-    fn strip_of(&self, easting: f64) -> i32 {
-        (easting / self.strip_m).floor() as i32
-    }
-
     /// Sorts `reach` into strips and notes where each begins.
     fn finish(&mut self) {
         self.strip_m = self.max_radius_m.max(MIN_STRIP_M);
         let width = self.strip_m;
-        let strip_of = |easting: f64| (easting / width).floor() as i32;
         self.reach.sort_by(|a, b| {
-            strip_of(a.easting)
-                .cmp(&strip_of(b.easting))
+            strip_of(a.easting, width)
+                .cmp(&strip_of(b.easting, width))
                 .then(a.northing.total_cmp(&b.northing))
         });
         self.strips.clear();
         for (start, reach) in self.reach.iter().enumerate() {
-            let strip = strip_of(reach.easting);
+            let strip = strip_of(reach.easting, width);
             if self.strips.last().is_none_or(|&(last, _)| last != strip) {
                 self.strips.push((strip, start));
             }
@@ -166,8 +166,8 @@ impl Tier {
     fn within_radius(&self, point: Point, found: &mut impl FnMut(&Reach, f64)) {
         let reach = self.max_radius_m;
         let (first, last) = (
-            self.strip_of(point.easting - reach),
-            self.strip_of(point.easting + reach),
+            strip_of(point.easting - reach, self.strip_m),
+            strip_of(point.easting + reach, self.strip_m),
         );
         let from = self.strips.partition_point(|&(strip, _)| strip < first);
         for (n, &(strip, start)) in self.strips.iter().enumerate().skip(from) {
