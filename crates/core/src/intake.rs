@@ -2,8 +2,12 @@
 //! snapshot.
 //!
 //! ```text
-//! earlier answer + the consumer's history → validate → spam screen → match → NewJob → store
+//! validate → shortlist → earlier answer + the consumer's history + the
+//! shortlist's recent leads → spam screen → recipients → NewJob → store
 //! ```
+//!
+//! Matching is in memory, so the shortlist is made before the store is
+//! asked: its recent leads come in the same round trip as the history.
 //!
 //! [`Intake::create`] and [`Intake::verify`] run the same steps through one
 //! function with a [`Mode`], so the verify endpoint refuses exactly what the
@@ -29,8 +33,9 @@ use crate::jobs::{
     Quarantined, ValidatedJob,
 };
 use crate::spam::{Assessment, Screen, SpamInput};
-use crate::store::{EarlierOrHistory, Store, StoreError};
+use crate::store::{EarlierOrHistory, LeadsQuery, Store, StoreError};
 use intake_api::jobs::{JobCreated, TradeRef};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 use time::OffsetDateTime;
@@ -316,7 +321,11 @@ impl Intake {
             Err(errors) => return Err(self.earlier_or(&mode, now, Stop::Invalid(errors)).await),
         };
         let query = HistoryQuery::for_job(&job, &caller.key_id, caller.environment, now);
-        let history = self.history(&mode, now, &query).await?;
+        // Matching is in memory: its shortlist is known before the reads,
+        // so that its trades' recent leads come with the history.
+        let shortlist = route::shortlist(directory, &job, self.settings.max_recipients);
+        let leads = route::leads_query(&shortlist, now);
+        let (history, recent_leads) = self.history(&mode, now, &query, &leads).await?;
         let assessment = self.screen.assess(&spam_input(&job, history));
         if assessment.is_spam {
             match mode {
@@ -328,13 +337,12 @@ impl Intake {
             }
             return Err(Stop::Spam(assessment));
         }
-        let recipients = route::recipients(
-            self.store.as_ref(),
+        let recipients = route::choose(
             directory,
-            &job,
+            shortlist,
+            &recent_leads,
             self.settings.max_recipients,
-        )
-        .await?;
+        );
         if recipients.is_empty() && matches!(mode, Mode::Create(_)) {
             return Err(Stop::NoTrades {
                 category_id: job.category_id,
@@ -349,23 +357,33 @@ impl Intake {
         Ok(Checked { job, recipients })
     }
 
-    /// The consumer's history; when creating, asked together with the
-    /// earlier answer (one store round trip), which wins if there is one.
+    /// The consumer's history and the shortlist's recent leads; when
+    /// creating, asked together with the earlier answer (one store round
+    /// trip), which wins if there is one.
     async fn history<E>(
         &self,
         mode: &Mode<'_>,
         now: OffsetDateTime,
         query: &HistoryQuery,
-    ) -> Result<ContactHistory, Stop<E>> {
+        leads: &LeadsQuery,
+    ) -> Result<(ContactHistory, HashMap<u64, u32>), Stop<E>> {
         match mode {
-            Mode::Verify => Ok(self.store.contact_history(query).await?),
+            Mode::Verify => Ok((
+                self.store.contact_history(query).await?,
+                self.store
+                    .recent_leads(&leads.company_ids, leads.since)
+                    .await?,
+            )),
             Mode::Create(submission) => match self
                 .store
-                .earlier_answer_or_history(&submission.scopes(), now, query)
+                .earlier_answer_or_history(&submission.scopes(), now, query, leads)
                 .await?
             {
                 EarlierOrHistory::Earlier(record) => Err(Stop::Repeat(submission.judge(record))),
-                EarlierOrHistory::History(history) => Ok(history),
+                EarlierOrHistory::History {
+                    history,
+                    recent_leads,
+                } => Ok((history, recent_leads)),
             },
         }
     }

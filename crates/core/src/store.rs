@@ -17,7 +17,7 @@ mod outbox;
 mod sqlx_error;
 
 pub use directory::{DirectoryStore, ImportSummary};
-pub use jobs::{EarlierOrHistory, JobStore, StoreCounts};
+pub use jobs::{EarlierOrHistory, JobStore, LeadsQuery, StoreCounts};
 pub use keys::KeyStore;
 pub use outbox::Outbox;
 

@@ -15,7 +15,8 @@ use intake_core::environment::Environment;
 use intake_core::history::fingerprint;
 use intake_core::history::{ContactHistory, HistoryQuery};
 use intake_core::jobs::{CreationSource, IdempotencyRecord, NewJob, NewRecipient};
-use intake_core::store::{EarlierOrHistory, Store};
+use intake_core::store::{EarlierOrHistory, LeadsQuery, Store};
+use std::collections::HashMap;
 use time::{Duration, OffsetDateTime};
 
 const BOILER: &str = "Boiler not working, no hot water since Monday.";
@@ -238,7 +239,8 @@ pub async fn contact_history_ignores_the_other_environment(store: &dyn Store) {
     );
 }
 
-/// `Store::earlier_answer_or_history` over `scopes`, for Sam in staging.
+/// `Store::earlier_answer_or_history` over `scopes`, for Sam in staging,
+/// with the leads of trades 7 and 3 over the last day.
 async fn earlier_or_history(store: &dyn Store, scopes: &[&str]) -> EarlierOrHistory {
     let scopes: Vec<String> = scopes.iter().map(|s| (*s).to_owned()).collect();
     let now = OffsetDateTime::now_utc();
@@ -247,6 +249,10 @@ async fn earlier_or_history(store: &dyn Store, scopes: &[&str]) -> EarlierOrHist
             &scopes,
             now,
             &query("stg_a", Environment::Staging, now - Duration::hours(1)),
+            &LeadsQuery {
+                company_ids: vec![7, 3],
+                since: now - Duration::days(1),
+            },
         )
         .await
         .unwrap()
@@ -290,10 +296,86 @@ pub async fn an_earlier_answer_comes_instead_of_the_history(store: &dyn Store) {
     );
     assert_eq!(
         earlier_or_history(store, &["k:stg_a:old", "s:stg_a:new"]).await,
-        EarlierOrHistory::History(ContactHistory {
-            by_email: 2,
-            by_phone: 2,
-            same_text_other_keys: 0,
-        })
+        EarlierOrHistory::History {
+            history: ContactHistory {
+                by_email: 2,
+                by_phone: 2,
+                same_text_other_keys: 0,
+            },
+            recent_leads: HashMap::from([(7, 2)]),
+        }
+    );
+}
+
+/// A new submission's history comes with the recent leads of the trades it
+/// asks about, counted as `Store::recent_leads` counts them: each trade's
+/// recipient rows from `since` on (the boundary itself counts), whatever the
+/// environment; a trade with none is absent; no trades asked, none answered.
+pub async fn the_history_comes_with_the_asked_trades_recent_leads(store: &dyn Store) {
+    let now = now();
+    let job = |id: &str, company_ids: &[u64], received_at| {
+        let mut job = sam(id, "stg_a", received_at).new_job();
+        job.recipients = company_ids
+            .iter()
+            .zip(1..)
+            .map(|(&company_id, rank)| NewRecipient {
+                company_id,
+                name: format!("Trade {company_id}"),
+                rank,
+            })
+            .collect();
+        job
+    };
+    let mut production = job("l-prod", &[7], now - Duration::hours(1));
+    production.environment = Environment::Production;
+    for written in [
+        job("l-old", &[7, 3], now - Duration::days(9)),
+        job("l-edge", &[7, 3], now - Duration::days(7)),
+        job("l-new", &[7, 11], now - Duration::minutes(5)),
+        production,
+    ] {
+        store.create_job(&written).await.unwrap();
+    }
+    let asked: [(&[u64], Duration); 5] = [
+        (&[7, 3, 11, 99], Duration::days(7)),
+        (&[7, 3, 11, 99], Duration::days(10)),
+        (&[3], Duration::days(1)),
+        (&[99], Duration::days(30)),
+        (&[], Duration::days(30)),
+    ];
+    let mut answers = Vec::new();
+    for (company_ids, back) in asked {
+        let leads = LeadsQuery {
+            company_ids: company_ids.to_vec(),
+            since: now - back,
+        };
+        let answer = store
+            .earlier_answer_or_history(
+                &["k:stg_a:never".to_owned()],
+                now,
+                &query("stg_a", Environment::Staging, now - Duration::hours(1)),
+                &leads,
+            )
+            .await
+            .unwrap();
+        let EarlierOrHistory::History { recent_leads, .. } = answer else {
+            panic!("a new submission got an earlier answer: {answer:?}");
+        };
+        let alone = store
+            .recent_leads(&leads.company_ids, leads.since)
+            .await
+            .unwrap();
+        assert_eq!(recent_leads, alone, "{company_ids:?} since {back}");
+        answers.push(recent_leads);
+    }
+    assert_eq!(
+        answers,
+        [
+            HashMap::from([(7, 3), (3, 1), (11, 1)]),
+            HashMap::from([(7, 4), (3, 2), (11, 1)]),
+            HashMap::new(),
+            HashMap::new(),
+            HashMap::new(),
+        ]
     );
 }

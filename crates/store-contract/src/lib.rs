@@ -77,6 +77,7 @@ macro_rules! store_contract_tests {
                 contact_history_counts_the_same_text_only_through_other_keys,
                 contact_history_ignores_the_other_environment,
                 an_earlier_answer_comes_instead_of_the_history,
+                the_history_comes_with_the_asked_trades_recent_leads,
             }
         }
     };

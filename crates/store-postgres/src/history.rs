@@ -26,11 +26,17 @@ macro_rules! history {
 impl History for PostgresDialect {
     const HISTORY: &'static str = history!();
 
-    /// The history and the first unexpired record of the scopes in one
-    /// round trip: a request's reads before screening are what the store's
-    /// throughput is spent on, far more than its write.
+    /// The history, the first unexpired record of the scopes and the
+    /// shortlist's recent leads in one round trip: a request's reads before
+    /// screening are what the store's throughput is spent on, far more than
+    /// its write. Each lead count walks `job_recipients_by_trade`.
     const EARLIER: &'static str = concat!(
-        "SELECT h.*, i.scope, i.request_hash, i.status, i.body, i.expires_at FROM (",
+        "SELECT h.*, i.scope, i.request_hash, i.status, i.body, i.expires_at, \
+             (SELECT string_agg(company_id || ':' || leads, ',') FROM ( \
+                 SELECT company_id, COUNT(*) AS leads FROM job_recipients \
+                  WHERE company_id = ANY($10) AND created_at >= $9 \
+                  GROUP BY company_id) AS l) AS leads \
+         FROM (",
         history!(),
         ") AS h \
          LEFT JOIN LATERAL ( \
@@ -45,5 +51,12 @@ impl History for PostgresDialect {
 
     fn scopes(scopes: &[String]) -> Vec<String> {
         scopes.to_vec()
+    }
+
+    /// A bigint array.
+    type Ids = Vec<i64>;
+
+    fn ids(ids: &[u64]) -> Vec<i64> {
+        ids.iter().map(|&id| id as i64).collect()
     }
 }

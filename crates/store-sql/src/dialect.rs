@@ -170,7 +170,7 @@ pub trait History: Dialect {
 
     /// One [`EarlierRow`]: the history (parameters as [`History::HISTORY`])
     /// with the first unexpired record at `$8` of the scopes `$7`, in their
-    /// order.
+    /// order, and the leads since `$9` of the trades `$10`.
     ///
     /// [`EarlierRow`]: crate::rows::history::EarlierRow
     const EARLIER: &'static str;
@@ -180,6 +180,12 @@ pub trait History: Dialect {
 
     /// `scopes` as one parameter.
     fn scopes(scopes: &[String]) -> Self::Scopes;
+
+    /// A list of company ids as one parameter.
+    type Ids: Column<Self::Db>;
+
+    /// `ids` as one parameter.
+    fn ids(ids: &[u64]) -> Self::Ids;
 }
 
 /// A whole backend: its dialect of every area, how it opens a store and

@@ -26,13 +26,18 @@ macro_rules! history {
 impl History for SqliteDialect {
     const HISTORY: &'static str = history!();
 
-    /// The history and the first unexpired record of the scopes in one
-    /// statement: every statement is a round trip to sqlx's SQLite thread,
-    /// and a job's reads before screening cost more than its share of the
-    /// group-committed write. The scopes come as one JSON array, so that the
-    /// statement's text is the same for any number of them.
+    /// The history, the first unexpired record of the scopes and the
+    /// shortlist's recent leads in one statement: every statement is a round
+    /// trip to sqlx's SQLite thread, and a job's reads before screening cost
+    /// more than its share of the group-committed write. The scopes and ids
+    /// come as JSON arrays, so that the statement's text is the same for any
+    /// number of them. Each lead count walks `job_recipients_by_trade`.
     const EARLIER: &'static str = concat!(
-        "SELECT h.*, i.scope, i.request_hash, i.status, i.body, i.expires_ms AS expires_at \
+        "SELECT h.*, i.scope, i.request_hash, i.status, i.body, i.expires_ms AS expires_at, \
+             (SELECT group_concat(company_id || ':' || leads) FROM ( \
+                 SELECT company_id, COUNT(*) AS leads FROM job_recipients \
+                  WHERE company_id IN (SELECT value FROM json_each(?10)) AND created_ms >= ?9 \
+                  GROUP BY company_id)) AS leads \
          FROM (",
         history!(),
         ") AS h \
@@ -49,5 +54,12 @@ impl History for SqliteDialect {
 
     fn scopes(scopes: &[String]) -> String {
         serde_json::to_string(scopes).expect("a list of strings always serialises")
+    }
+
+    /// A JSON array.
+    type Ids = String;
+
+    fn ids(ids: &[u64]) -> String {
+        serde_json::to_string(ids).expect("a list of numbers always serialises")
     }
 }

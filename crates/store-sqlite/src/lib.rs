@@ -5,6 +5,7 @@
 
 pub mod backup;
 mod batch;
+mod checkpoint;
 mod deliveries;
 mod history;
 mod jobs;
@@ -91,7 +92,14 @@ impl Backend for SqliteDialect {
         // which exists once per connection, excepted) with a larger page
         // cache: the index pages every job touches stay in it from one batch
         // to the next.
-        let writer_options = (!in_memory).then(|| options.pragma("cache_size", "-16384"));
+        // Its WAL is checkpointed beside it ([`checkpoint`]).
+        let writer_options = (!in_memory).then(|| {
+            checkpoint::spawn(options.clone(), pool.clone());
+            options.pragma("cache_size", "-16384").pragma(
+                "wal_autocheckpoint",
+                checkpoint::WRITER_AUTOCHECKPOINT_PAGES.to_string(),
+            )
+        });
         SqlStore::start(pool, JobWriter::OwnThread(writer_options)).await
     }
 

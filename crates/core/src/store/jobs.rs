@@ -13,8 +13,24 @@ use time::OffsetDateTime;
 pub enum EarlierOrHistory {
     /// The submission was written before: this is its record.
     Earlier(IdempotencyRecord),
-    /// A new submission: the consumer's history, to screen it with.
-    History(ContactHistory),
+    /// A new submission: what it is screened and routed with.
+    History {
+        /// The consumer's history, for the spam screen.
+        history: ContactHistory,
+        /// The leads of the asked trades since the asked time, for fairness
+        /// (a trade with none is absent).
+        recent_leads: HashMap<u64, u32>,
+    },
+}
+
+/// The trades whose recent leads a new submission asks for (its shortlist),
+/// and since when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeadsQuery {
+    /// The trades' company ids.
+    pub company_ids: Vec<u64>,
+    /// Leads from this time on count.
+    pub since: OffsetDateTime,
 }
 
 /// Jobs and their recipients, idempotency records, quarantined submissions
@@ -66,24 +82,29 @@ pub trait JobStore: Send + Sync + 'static {
     /// What the store knows of this consumer's earlier jobs (spam screening).
     async fn contact_history(&self, query: &HistoryQuery) -> Result<ContactHistory, StoreError>;
 
-    /// What a valid submission needs from the store before it is screened:
-    /// the unexpired idempotency record of the first of `scopes` that has
-    /// one (an earlier answer; the history is then not needed) and else the
-    /// consumer's history. A backend answers it in one round trip where it can.
+    /// What a valid submission needs from the store before it is screened
+    /// and routed: the unexpired idempotency record of the first of `scopes`
+    /// that has one (an earlier answer; nothing else is then needed), and
+    /// else the consumer's history and the recent leads of the trades of
+    /// `leads`. A backend answers it in one round trip where it can: the
+    /// reads before a job is written cost its request more than its share
+    /// of the group-committed write.
     async fn earlier_answer_or_history(
         &self,
         scopes: &[String],
         now: OffsetDateTime,
         query: &HistoryQuery,
+        leads: &LeadsQuery,
     ) -> Result<EarlierOrHistory, StoreError> {
         for scope in scopes {
             if let Some(record) = self.idempotency(scope, now).await? {
                 return Ok(EarlierOrHistory::Earlier(record));
             }
         }
-        Ok(EarlierOrHistory::History(
-            self.contact_history(query).await?,
-        ))
+        Ok(EarlierOrHistory::History {
+            history: self.contact_history(query).await?,
+            recent_leads: self.recent_leads(&leads.company_ids, leads.since).await?,
+        })
     }
 }
 

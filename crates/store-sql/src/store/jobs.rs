@@ -11,7 +11,7 @@ use crate::StoredTime;
 use async_trait::async_trait;
 use intake_core::history::{ContactHistory, HistoryQuery};
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
-use intake_core::store::{EarlierOrHistory, JobStore, StoreCounts, StoreError};
+use intake_core::store::{EarlierOrHistory, JobStore, LeadsQuery, StoreCounts, StoreError};
 use intake_store_sql_macros::sqlx_bounds;
 use sqlx::query::QueryAs;
 use sqlx::{Database, Encode, Type};
@@ -141,10 +141,13 @@ impl<D: Backend> JobStore for SqlStore<D> {
         scopes: &[String],
         now: OffsetDateTime,
         query: &HistoryQuery,
+        leads: &LeadsQuery,
     ) -> Result<EarlierOrHistory, StoreError> {
         let row: EarlierRow<D::Time> = bind_history::<D, _>(sqlx::query_as(D::EARLIER), query)
             .bind(D::scopes(scopes))
             .bind(D::Time::stored(now))
+            .bind(D::Time::stored(leads.since))
+            .bind(D::ids(&leads.company_ids))
             .fetch_one(&self.pool)
             .await?;
         row.into_answer()
