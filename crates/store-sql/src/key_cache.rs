@@ -6,7 +6,9 @@
 //! A key is found or not found in memory alike, so an unknown key id costs
 //! what a known one costs: no read tells them apart by time (issue 13).
 //!
-//! - A key created or revoked through this store takes effect here at once.
+//! - A key created or revoked through this store takes effect here at once,
+//!   also when a read of the table that began before its write (and so may
+//!   not hold it) ends after it: such a read's answer gets the write again.
 //! - A revocation made through another process (`intake keys revoke`,
 //!   another server) takes effect within [`TTL`] plus the read under way, so
 //!   within the 2 s that docs/operations.md gives.
@@ -41,6 +43,10 @@ struct Inner {
     /// Held while the keys are read, so that many requests finding them old
     /// make one read, not one each.
     reading: tokio::sync::Mutex<()>,
+    /// The keys written through this store, with when, since the start of
+    /// the last read: a read under way may have missed them. Locked before
+    /// `keys` wherever both are.
+    written: std::sync::Mutex<Vec<(Instant, ApiKey)>>,
 }
 
 #[derive(Debug)]
@@ -78,6 +84,12 @@ impl KeyCache {
 
     /// Keeps `key`, just written through this store.
     pub fn put(&self, key: &ApiKey) {
+        let mut written = self
+            .inner
+            .written
+            .lock()
+            .expect("the key cache is never poisoned");
+        written.push((Instant::now(), key.clone()));
         let mut keys = self
             .inner
             .keys
@@ -106,11 +118,22 @@ impl KeyCache {
         }
     }
 
+    /// Keeps the keys of a read that began at `read`, with the writes made
+    /// through this store since then (which the read may not hold).
     fn replace(&self, read: Instant, keys: Vec<ApiKey>) {
-        let keys = keys
+        let mut keys: HashMap<String, ApiKey> = keys
             .into_iter()
             .map(|key| (key.key_id.clone(), key))
             .collect();
+        let mut written = self
+            .inner
+            .written
+            .lock()
+            .expect("the key cache is never poisoned");
+        written.retain(|(at, _)| *at >= read);
+        for (_, key) in written.iter() {
+            keys.insert(key.key_id.clone(), key.clone());
+        }
         *self
             .inner
             .keys
@@ -229,6 +252,47 @@ mod tests {
             .is_none());
         tokio::time::sleep(TTL).await;
         assert_eq!(table.find(&cache, "stg_a").await, Some(revoked("stg_a")));
+    }
+
+    /// A key written through this store while a read of the table is under
+    /// way, which that read does not hold, is still found (as revoked when
+    /// the write revoked it): the read's answer does not undo it.
+    #[tokio::test]
+    async fn a_write_during_a_read_that_missed_it_is_kept() {
+        let cache = KeyCache::default();
+        let table = Table::default();
+        table.keys.lock().unwrap().push(key("stg_old"));
+        assert!(table.find(&cache, "stg_old").await.is_some());
+        let revoked = ApiKey {
+            revoked_at: Some(OffsetDateTime::UNIX_EPOCH),
+            ..key("stg_old")
+        };
+        tokio::time::sleep(TTL).await;
+        let (started, start) = tokio::sync::oneshot::channel::<()>();
+        let (finish, finished) = tokio::sync::oneshot::channel::<()>();
+        let before_the_writes = vec![key("stg_old")];
+        let reader = {
+            let cache = cache.clone();
+            tokio::spawn(async move {
+                cache
+                    .find("stg_other", || async move {
+                        started.send(()).unwrap();
+                        finished.await.unwrap();
+                        Ok(before_the_writes)
+                    })
+                    .await
+            })
+        };
+        start.await.unwrap();
+        cache.put(&key("stg_new"));
+        cache.put(&revoked);
+        finish.send(()).unwrap();
+        assert_eq!(reader.await.unwrap().unwrap(), None);
+        // Answered from memory: a read of this table would not be believed.
+        let unread = Table::default();
+        assert_eq!(unread.find(&cache, "stg_new").await, Some(key("stg_new")));
+        assert_eq!(unread.find(&cache, "stg_old").await, Some(revoked));
+        assert_eq!(unread.reads(), 0);
     }
 
     #[tokio::test]
