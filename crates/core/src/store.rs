@@ -1,7 +1,7 @@
 //! The storage contract, in parts by concern: keys ([`KeyStore`]), the trade
 //! directory ([`DirectoryStore`]), jobs with their idempotency records,
 //! quarantine and contact history ([`JobStore`]), the delivery outbox
-//! ([`Outbox`]) and the ping ([`Ping`]). [`Store`] is their sum, what the
+//! ([`Outbox`]), removal by age ([`Purge`]) and the ping ([`Ping`]). [`Store`] is their sum, what the
 //! server and workers hold (`Arc<dyn Store>`); each backend crate implements
 //! every part with its own SQL and transactions. Methods are whole
 //! operations, never CRUD pieces.
@@ -13,6 +13,7 @@ mod directory;
 mod jobs;
 mod keys;
 mod outbox;
+mod retention;
 #[cfg(feature = "sqlx")]
 mod sqlx_error;
 
@@ -20,13 +21,14 @@ pub use directory::{DirectoryStore, ImportSummary};
 pub use jobs::{EarlierOrHistory, JobStore, LeadsQuery, StoreCounts};
 pub use keys::KeyStore;
 pub use outbox::Outbox;
+pub use retention::{ExpiredJob, Purge};
 
 use async_trait::async_trait;
 
 /// The store's parts, for code that calls their methods on a concrete or
 /// generic store: `use intake_core::store::prelude::*;`.
 pub mod prelude {
-    pub use super::{DirectoryStore, JobStore, KeyStore, Outbox, Ping, Store};
+    pub use super::{DirectoryStore, JobStore, KeyStore, Outbox, Ping, Purge, Store};
 }
 
 /// Why a store operation failed, in the terms the HTTP edge needs.
@@ -48,9 +50,9 @@ pub enum StoreError {
 
 /// Everything the service keeps: every part, implemented once per backend.
 /// Implemented for whatever implements the parts.
-pub trait Store: Ping + KeyStore + DirectoryStore + JobStore + Outbox {}
+pub trait Store: Ping + KeyStore + DirectoryStore + JobStore + Outbox + Purge {}
 
-impl<T: Ping + KeyStore + DirectoryStore + JobStore + Outbox> Store for T {}
+impl<T: Ping + KeyStore + DirectoryStore + JobStore + Outbox + Purge> Store for T {}
 
 /// Whether the store answers.
 #[async_trait]

@@ -95,6 +95,12 @@ impl Application {
             self.state.clone(),
             stopping_rx.clone(),
         ));
+        let retention = tokio::spawn(crate::workers::retention::run(
+            self.state.store.clone(),
+            self.state.images.clone(),
+            self.state.config.retention.clone(),
+            stopping_rx.clone(),
+        ));
         let dispatcher = crate::dispatcher::spawn_in_server(
             &self.state,
             self.listener.local_addr().ok(),
@@ -117,6 +123,7 @@ impl Application {
             }
         }
         refresher.abort();
+        retention.abort();
         if let Some(dispatcher) = dispatcher {
             // Bounded by the dispatcher's own grace period.
             let _ = dispatcher.await;

@@ -131,6 +131,8 @@ pub struct ServerConfig {
     pub dispatcher: bool,
     /// How leads are claimed, sent and retried (production only).
     pub delivery: intake_delivery::DeliveryConfig,
+    /// How long records are kept, and how often older ones are removed.
+    pub retention: crate::workers::retention::RetentionPolicy,
 }
 
 impl Default for ServerConfig {
@@ -157,6 +159,7 @@ impl Default for ServerConfig {
             max_in_flight_per_key: DEFAULT_MAX_IN_FLIGHT_PER_KEY,
             dispatcher: true,
             delivery: intake_delivery::DeliveryConfig::default(),
+            retention: crate::workers::retention::RetentionPolicy::default(),
         }
     }
 }

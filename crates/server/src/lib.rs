@@ -42,3 +42,4 @@ pub use image_budget::{ImageBudget, Refused as BudgetRefused, Share as BudgetSha
 pub use shutdown::shutdown_signal;
 pub use state::AppState;
 pub use storage::{ImageStore, ImageStoreLocation, StorageError};
+pub use workers::retention;

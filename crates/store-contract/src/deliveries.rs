@@ -1,7 +1,7 @@
 //! The delivery outbox: written with the job, claimed under a lease, finished
 //! once, retried by operators.
 
-use crate::fixtures::{new_job, trade};
+use crate::fixtures::{directory, new_job};
 use intake_core::delivery::{Channel, Delivery, DeliveryFilter, DeliveryState, Outcome};
 use intake_core::environment::Environment;
 use intake_core::jobs::NewJob;
@@ -10,15 +10,6 @@ use std::time::Duration;
 use time::OffsetDateTime;
 
 const LEASE: Duration = Duration::from_secs(60);
-
-/// Trade 7 takes leads by webhook and e-mail, trade 3 by webhook only.
-async fn directory(store: &dyn Store) {
-    let mut seven = trade(7, "Seven Plumbing", 0);
-    seven.record.delivery.email = Some("leads@seven.example".to_owned());
-    let mut three = trade(3, "Three Heating", 0);
-    three.record.delivery.webhook_url = Some("https://three.example/hook".to_owned());
-    store.import_trades(&[seven, three]).await.unwrap();
-}
 
 fn job(id: &str, environment: Environment) -> NewJob {
     let mut job = new_job(id, &format!("k:key:{id}"), time::Duration::hours(1));

@@ -132,3 +132,12 @@ pub fn new_job(id: &str, scope: &str, expires_in: time::Duration) -> intake_core
         }],
     }
 }
+
+/// Trade 7 takes leads by webhook and e-mail, trade 3 by webhook only.
+pub async fn directory(store: &dyn intake_core::store::Store) {
+    let mut seven = trade(7, "Seven Plumbing", 0);
+    seven.record.delivery.email = Some("leads@seven.example".to_owned());
+    let mut three = trade(3, "Three Heating", 0);
+    three.record.delivery.webhook_url = Some("https://three.example/hook".to_owned());
+    store.import_trades(&[seven, three]).await.unwrap();
+}

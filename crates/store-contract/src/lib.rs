@@ -21,6 +21,7 @@ pub mod history;
 pub mod jobs;
 pub mod keys;
 pub mod migration;
+pub mod retention;
 
 /// One `#[tokio::test]` per test of the suite, in a module per area of this
 /// crate (`keys::a_key_reads_back_as_written`), each on a store of its own
@@ -78,6 +79,10 @@ macro_rules! store_contract_tests {
                 contact_history_ignores_the_other_environment,
                 an_earlier_answer_comes_instead_of_the_history,
                 the_history_comes_with_the_asked_trades_recent_leads,
+            }
+            retention {
+                old_jobs_go_oldest_first_with_everything_written_with_them,
+                every_table_stays_bounded_under_daily_purges,
             }
         }
     };

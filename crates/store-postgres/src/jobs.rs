@@ -53,6 +53,16 @@ impl Jobs for PostgresDialect {
     const RECENT_LEADS: &'static str =
         "SELECT company_id, COUNT(*) FROM job_recipients WHERE created_at >= ";
 
+    const EXPIRED_JOBS: &'static str =
+        "SELECT id FROM jobs WHERE received_at < $1 ORDER BY received_at LIMIT $2";
+
+    const PURGE_QUARANTINE: &'static str = "DELETE FROM quarantine WHERE id IN ( \
+         SELECT id FROM quarantine WHERE received_at < $1 ORDER BY received_at LIMIT $2)";
+
+    const PURGE_DELIVERIES: &'static str = "DELETE FROM deliveries WHERE id IN ( \
+         SELECT id FROM deliveries WHERE state <> 'pending' AND updated_at < $1 \
+          ORDER BY updated_at LIMIT $2)";
+
     /// Each column comes as one array over all the rows: one statement
     /// (`INSERT_JOBS`) whatever the number of jobs.
     async fn insert_jobs(conn: &mut PgConnection, jobs: &[&NewJob]) -> Result<(), sqlx::Error> {

@@ -99,6 +99,18 @@ pub trait Jobs: Dialect {
     /// membership test of `company_id` and `GROUP BY company_id` are added.
     const RECENT_LEADS: &'static str;
 
+    /// The ids of up to `$2` jobs received before `$1` (a stored time),
+    /// oldest first.
+    const EXPIRED_JOBS: &'static str;
+
+    /// Deletes up to `$2` quarantine entries received before `$1` (an
+    /// `OffsetDateTime`, as the entries' own column is bound).
+    const PURGE_QUARANTINE: &'static str;
+
+    /// Deletes up to `$2` deliveries that are not pending and were last
+    /// changed before `$1` (a stored time).
+    const PURGE_DELIVERIES: &'static str;
+
     /// Writes `jobs` whole, without their idempotency records: the jobs,
     /// their recipients and images and, for a production job, one delivery
     /// per recipient and channel that the trade's directory record names

@@ -24,6 +24,16 @@ impl Jobs for SqliteDialect {
     const RECENT_LEADS: &'static str =
         "SELECT company_id, COUNT(*) FROM job_recipients WHERE created_ms >= ";
 
+    const EXPIRED_JOBS: &'static str =
+        "SELECT id FROM jobs WHERE received_ms < ?1 ORDER BY received_ms LIMIT ?2";
+
+    const PURGE_QUARANTINE: &'static str = "DELETE FROM quarantine WHERE id IN ( \
+         SELECT id FROM quarantine WHERE received_at < ?1 ORDER BY received_at LIMIT ?2)";
+
+    const PURGE_DELIVERIES: &'static str = "DELETE FROM deliveries WHERE id IN ( \
+         SELECT id FROM deliveries WHERE state <> 'pending' AND updated_ms < ?1 \
+          ORDER BY updated_ms LIMIT ?2)";
+
     /// Jobs, recipients and images in a few multi-row INSERTs whatever
     /// their number (the writer's batches and single jobs alike), and the
     /// deliveries of the production jobs in two more.

@@ -57,7 +57,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The image store the settings name, with its location for logs (also `intake worker`).
-fn open_images(settings: &Settings) -> anyhow::Result<(ImageStore, ImageStoreLocation)> {
+pub(crate) fn open_images(settings: &Settings) -> anyhow::Result<(ImageStore, ImageStoreLocation)> {
     let location = settings.storage.image_store();
     let images = ImageStore::open(&location)
         .with_context(|| format!("opening the image store {location}"))?;

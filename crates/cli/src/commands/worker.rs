@@ -1,5 +1,5 @@
 //! `intake worker`: the lead dispatcher alone, without HTTP, on the store of
-//! `intake serve` (docs/operations.md). Any number of workers and servers may
+//! `intake serve` (docs/operations.md), with the retention task every process runs. Any number of workers and servers may
 //! share one store: claims are leased, so no lead is sent by two at once.
 
 use crate::cli::WorkerArgs;
@@ -26,9 +26,21 @@ pub async fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         lease_seconds = delivery.lease.as_secs(),
         "worker started"
     );
+    // Retention runs in every process, the worker's included (docs/operations.md).
+    let (images, _) = super::serve::open_images(&settings)?;
+    let retention_policy = settings.server_config()?.retention;
+    let (stopping, stopped) = tokio::sync::watch::channel(false);
+    let retention = tokio::spawn(intake_server::retention::run(
+        store.clone(),
+        images,
+        retention_policy,
+        stopped,
+    ));
     Dispatcher::new(store, Arc::new(master), delivery)
         .run_until(intake_server::shutdown_signal())
         .await;
+    let _ = stopping.send(true);
+    let _ = retention.await;
     tracing::info!("stopped");
     Ok(ExitCode::SUCCESS)
 }

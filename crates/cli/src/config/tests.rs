@@ -198,12 +198,42 @@ fn each_section_names_the_key_it_cannot_read() {
             "`database_url`: a database URL of scheme `mysql` is not supported",
         ),
         ("image_store = \"ftp://x\"", "`image_store`:"),
+        (
+            "job_retention_days = 1.5",
+            "`job_retention_days`: expected a whole number of days",
+        ),
     ] {
         let error = format!("{:#}", from_toml(line).unwrap_err());
         let expected = format!("invalid configuration: {expected}");
         assert!(error.starts_with(&expected), "{line}: {error}");
         assert!(!error.contains("hunter2"), "{error}");
     }
+}
+
+#[test]
+fn a_retention_that_would_break_what_reads_the_records_is_refused() {
+    for (line, expected) in [
+        (
+            "job_retention_days = 6",
+            "job_retention_days must be at least 7 (the fairness window), not 6",
+        ),
+        (
+            "quarantine_retention_days = 0",
+            "quarantine_retention_days must be at least 1",
+        ),
+        (
+            "delivery_retention_days = 0",
+            "delivery_retention_days must be at least 1",
+        ),
+        (
+            "retention_interval_seconds = 0",
+            "retention_interval_seconds must be at least 1",
+        ),
+    ] {
+        let error = format!("{:#}", from_toml(line).unwrap_err());
+        assert_eq!(error, expected, "{line}");
+    }
+    assert!(from_toml("job_retention_days = 7").is_ok());
 }
 
 #[test]
@@ -235,6 +265,10 @@ fn every_key_reaches_the_setting_it_names() {
         idempotency_ttl_seconds = 3600
         max_recipients = 5
         spam_threshold = 2.5
+        job_retention_days = 30
+        quarantine_retention_days = 20
+        delivery_retention_days = 10
+        retention_interval_seconds = 60
         smtp_url = "smtp://127.0.0.1:2525"
         mail_from = "leads@trades.example"
         public_api_url = "https://api.example/"
@@ -309,6 +343,16 @@ fn every_key_reaches_the_setting_it_names() {
     assert_eq!(config.idempotency_ttl, seconds(3600));
     assert_eq!(config.max_recipients, 5);
     assert_eq!(config.spam_threshold, 2.5);
+    let day = |days: u64| seconds(days * 86_400);
+    assert_eq!(
+        config.retention,
+        intake_server::retention::RetentionPolicy {
+            jobs: day(30),
+            quarantine: day(20),
+            deliveries: day(10),
+            interval: seconds(60),
+        }
+    );
 
     let delivery = &config.delivery;
     assert!(delivery.smtp.is_some());

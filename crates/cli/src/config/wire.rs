@@ -41,6 +41,20 @@ pub mod seconds {
     }
 }
 
+/// `*_days`: a duration in whole days.
+pub mod days {
+    use super::*;
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Duration, D::Error> {
+        let days = whole(deserializer, "days")?;
+        days.checked_mul(24 * 3600)
+            .map(Duration::from_secs)
+            .ok_or_else(|| {
+                D::Error::custom(format!("{days} days is more than this machine can count"))
+            })
+    }
+}
+
 /// `*_millis`: a duration in whole milliseconds.
 pub mod millis {
     use super::*;

@@ -26,6 +26,7 @@ mod outage;
 mod pipeline;
 mod rate_limits;
 mod replay;
+mod retention;
 mod shutdown;
 mod signature_limits;
 mod spam_history;
