@@ -117,6 +117,7 @@ mod tests {
             ("deliveries", include_str!("deliveries.rs")),
             ("group_commit", include_str!("group_commit.rs")),
             ("history", include_str!("history.rs")),
+            ("retention", include_str!("retention.rs")),
         ];
         let mut defined: Vec<String> = sources
             .iter()
