@@ -46,6 +46,17 @@ pub enum Command {
     Backup(BackupArgs),
     /// Put a backup made by `intake backup` into a data dir that no process uses.
     Restore(RestoreArgs),
+    /// Print a shell completion script (`intake completions bash > /etc/bash_completion.d/intake`).
+    Completions(CompletionsArgs),
+    /// Print the manual page, in roff (`intake man > intake.1; man ./intake.1`).
+    Man,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Where the service keeps its data; shared by every server-side command.

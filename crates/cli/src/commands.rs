@@ -16,6 +16,7 @@ mod worker;
 
 use crate::cli::{Cli, ClientArgs, Command};
 use anyhow::Context;
+use clap::CommandFactory;
 use intake_client::{Client, SigningConfig};
 use std::process::ExitCode;
 
@@ -35,6 +36,20 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Db(command) => db::run(command).await,
         Command::Backup(args) => backup::run(args).await,
         Command::Restore(args) => restore::run(args).await,
+        Command::Completions(args) => {
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut Cli::command(), "intake", &mut script);
+            out!("{}", String::from_utf8_lossy(&script))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut page)
+                .context("rendering the manual page")?;
+            out!("{}", String::from_utf8_lossy(&page))?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

@@ -4,6 +4,7 @@ mod helpers;
 
 mod backup;
 mod bench;
+mod comforts;
 mod config;
 mod connections;
 mod db;
