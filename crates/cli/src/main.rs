@@ -14,6 +14,7 @@ mod data_dir;
 mod logging;
 mod master_key;
 mod open_store;
+mod progress;
 
 use clap::Parser;
 use std::process::ExitCode;

@@ -13,6 +13,7 @@ pub(super) mod tree;
 
 use crate::cli::BackupArgs;
 use crate::config::{self, FlagOverrides, Settings};
+use crate::progress::Progress;
 use crate::{logging, open_store};
 use anyhow::{bail, Context};
 use intake_server::ImageStoreLocation;
@@ -38,12 +39,17 @@ pub async fn run(args: BackupArgs) -> anyhow::Result<ExitCode> {
     let taken_at = OffsetDateTime::now_utc().format(&Rfc3339)?;
     let url = settings.storage.database_url();
     let database = dest.join(manifest::DATABASE);
+    let step = Progress::Shown.step("copying the database", None);
     intake_store_sqlite::backup::copy_database(&url, &database)
         .await
         .with_context(|| format!("copying the database {url}"))?;
+    step.finish();
     let photos = match settings.storage.image_store() {
         ImageStoreLocation::Local(folder) => {
-            Some(tree::copy(&folder, &dest.join(manifest::PHOTOS))?)
+            let step = Progress::Shown.step("copying the photos", None);
+            let copied = tree::copy(&folder, &dest.join(manifest::PHOTOS))?;
+            step.finish();
+            Some(copied)
         }
         _ => None,
     };

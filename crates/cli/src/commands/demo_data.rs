@@ -2,6 +2,7 @@
 
 use crate::cli::DemoDataArgs;
 use crate::config::{self, FlagOverrides};
+use crate::progress::Progress;
 use crate::{logging, open_store};
 use anyhow::Context;
 use intake_core::directory::{Directory, TradeRecord};
@@ -35,7 +36,7 @@ pub async fn run(args: DemoDataArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let store = open_store::open(&settings).await?;
-    let loaded = load(store.as_ref(), args.trades, args.seed).await?;
+    let loaded = load(store.as_ref(), args.trades, args.seed, Progress::Shown).await?;
     outln!("loaded {loaded} demo trades")?;
     Ok(ExitCode::SUCCESS)
 }
@@ -53,20 +54,36 @@ fn records(
 }
 
 /// Generates `trades` demo trades against the store's category tree and imports them.
-pub async fn load(store: &dyn Store, trades: usize, seed: u64) -> anyhow::Result<usize> {
+pub async fn load(
+    store: &dyn Store,
+    trades: usize,
+    seed: u64,
+    progress: Progress,
+) -> anyhow::Result<usize> {
     let tree = Directory::load(store).await?.tree;
     let geography = Geography::embedded();
-    let valid = records(trades, seed, &tree)
+    let step = progress.step(format!("generating {trades} demo trades"), None);
+    let generated = records(trades, seed, &tree);
+    step.finish();
+    let step = progress.step(
+        format!("checking {} trades", generated.len()),
+        Some(generated.len() as u64),
+    );
+    let valid = generated
         .into_iter()
         .map(|record| {
+            step.advance(1);
             record
                 .validate(&tree, geography)
                 .map_err(|problems| anyhow::anyhow!("a demo trade is invalid: {problems:?}"))
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
+    step.finish();
+    let step = progress.step(format!("storing {} trades", valid.len()), None);
     store
         .import_trades(&valid)
         .await
         .context("storing the demo trades")?;
+    step.finish();
     Ok(valid.len())
 }

@@ -2,6 +2,7 @@
 
 use crate::cli::ImportCommand;
 use crate::config::{self, FlagOverrides};
+use crate::progress::Progress;
 use crate::{logging, open_store};
 use anyhow::Context;
 use intake_core::categories::CategoryTree;
@@ -45,12 +46,17 @@ pub async fn run(command: ImportCommand) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let directory = Directory::load(store.as_ref()).await?;
-    match check_trades(&text, &directory.tree) {
+    let step = Progress::Shown.step(format!("checking {}", file.display()), None);
+    let checked = check_trades(&text, &directory.tree);
+    step.finish();
+    match checked {
         Ok(valid) => {
+            let step = Progress::Shown.step(format!("storing {} trades", valid.len()), None);
             let summary = store
                 .import_trades(&valid)
                 .await
                 .context("storing the trades")?;
+            step.finish();
             outln!(
                 "imported {} trades from {}: {} new, {} replaced",
                 valid.len(),

@@ -39,7 +39,13 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             trades = FIRST_RUN_TRADES,
             "empty embedded store: loading a demo directory (skip with --no-demo-data)"
         );
-        super::demo_data::load(store.as_ref(), FIRST_RUN_TRADES, DEFAULT_SEED).await?;
+        super::demo_data::load(
+            store.as_ref(),
+            FIRST_RUN_TRADES,
+            DEFAULT_SEED,
+            crate::progress::Progress::Quiet,
+        )
+        .await?;
     }
     let (images, image_location) = open_images(&settings)?;
     let state = AppState::load(store, master, server_config)

@@ -110,3 +110,64 @@ fn the_manual_page_lists_every_command_and_man_renders_it() {
     );
     assert!(text.contains("demo-data"), "{text}");
 }
+
+/// `intake demo-data` shows its steps on standard error: plain lines, with
+/// no control character, when it is not a terminal; a bar that redraws
+/// itself when it is (a terminal made by `script`, where the machine has it).
+#[test]
+fn long_work_shows_plain_lines_in_a_pipe_and_a_bar_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("piped");
+    let output = intake()
+        .args(["demo-data", "--trades", "200", "--data-dir"])
+        .arg(&data)
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "loaded 200 demo trades\n"
+    );
+    let steps = String::from_utf8(output.stderr).unwrap();
+    let lines: Vec<&str> = steps.lines().collect();
+    assert_eq!(lines.len(), 6, "{steps}");
+    for (line, start) in lines.iter().zip([
+        "generating 200 demo trades...",
+        "generating 200 demo trades: done in ",
+        "checking 200 trades...",
+        "checking 200 trades: done in ",
+        "storing 200 trades...",
+        "storing 200 trades: done in ",
+    ]) {
+        assert!(line.starts_with(start), "{line:?} after {steps}");
+    }
+    assert!(!steps.contains(['\r', '\x1b']), "{steps:?}");
+
+    let terminal = dir.path().join("terminal");
+    let command = format!(
+        "RUST_LOG=warn {} demo-data --trades 3000 --data-dir {}",
+        env!("CARGO_BIN_EXE_intake"),
+        terminal.display()
+    );
+    let Ok(shown) = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+    else {
+        eprintln!("note: no `script` on this machine; the terminal case is not checked");
+        return;
+    };
+    assert!(
+        shown.status.success(),
+        "{}",
+        String::from_utf8_lossy(&shown.stderr)
+    );
+    let screen = String::from_utf8_lossy(&shown.stdout);
+    assert!(screen.contains("checking 3000 trades ["), "{screen:?}");
+    assert!(
+        screen.contains("\x1b[2K"),
+        "the bar redraws its line: {screen:?}"
+    );
+    assert!(screen.contains("loaded 3000 demo trades"));
+}
