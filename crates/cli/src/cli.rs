@@ -46,10 +46,60 @@ pub enum Command {
     Backup(BackupArgs),
     /// Put a backup made by `intake backup` into a data dir that no process uses.
     Restore(RestoreArgs),
+    /// See or erase what is held about one person (UK GDPR; docs/operations.md, "Personal data").
+    #[command(subcommand)]
+    Jobs(JobsCommand),
     /// Print a shell completion script (`intake completions bash > /etc/bash_completion.d/intake`).
     Completions(CompletionsArgs),
     /// Print the manual page, in roff (`intake man > intake.1; man ./intake.1`).
     Man,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum JobsCommand {
+    /// Print as JSON everything held about a person: their jobs (with
+    /// photo records and leads) and quarantined submissions.
+    Export {
+        #[command(flatten)]
+        store: StoreArgs,
+        #[command(flatten)]
+        person: PersonArgs,
+    },
+    /// Remove a person's jobs (with their photos and leads: pending leads are
+    /// never sent) and quarantined submissions, or one job; prints the counts.
+    Erase {
+        #[command(flatten)]
+        store: StoreArgs,
+        #[command(flatten)]
+        target: EraseTarget,
+    },
+}
+
+/// Whom an export is about: one of the two.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct PersonArgs {
+    /// Their e-mail address (any case).
+    #[arg(long)]
+    pub email: Option<String>,
+    /// Their phone number, in any written form (`07700 900123`, `+44 7700 900123`).
+    #[arg(long)]
+    pub phone: Option<String>,
+}
+
+/// What an erasure removes: one of the three.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct EraseTarget {
+    /// Everything held under this e-mail address (any case).
+    #[arg(long)]
+    pub email: Option<String>,
+    /// Everything held under this phone number, in any written form.
+    #[arg(long)]
+    pub phone: Option<String>,
+    /// This one job.
+    #[arg(long = "job")]
+    pub job_id: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -4,6 +4,7 @@ mod backup;
 mod db;
 mod demo_data;
 mod import;
+mod jobs;
 mod keys;
 mod leads;
 mod options;
@@ -36,6 +37,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Db(command) => db::run(command).await,
         Command::Backup(args) => backup::run(args).await,
         Command::Restore(args) => restore::run(args).await,
+        Command::Jobs(command) => jobs::run(command).await,
         Command::Completions(args) => {
             let mut script = Vec::new();
             clap_complete::generate(args.shell, &mut Cli::command(), "intake", &mut script);

@@ -13,6 +13,7 @@ mod directory;
 mod jobs;
 mod keys;
 mod outbox;
+mod personal;
 mod retention;
 #[cfg(feature = "sqlx")]
 mod sqlx_error;
@@ -21,6 +22,7 @@ pub use directory::{DirectoryStore, ImportSummary};
 pub use jobs::{EarlierOrHistory, JobStore, LeadsQuery, StoreCounts};
 pub use keys::KeyStore;
 pub use outbox::Outbox;
+pub use personal::{Person, PersonalData};
 pub use retention::{ExpiredJob, Purge};
 
 use async_trait::async_trait;
@@ -28,7 +30,7 @@ use async_trait::async_trait;
 /// The store's parts, for code that calls their methods on a concrete or
 /// generic store: `use intake_core::store::prelude::*;`.
 pub mod prelude {
-    pub use super::{DirectoryStore, JobStore, KeyStore, Outbox, Ping, Purge, Store};
+    pub use super::{DirectoryStore, JobStore, KeyStore, Outbox, PersonalData, Ping, Purge, Store};
 }
 
 /// Why a store operation failed, in the terms the HTTP edge needs.
@@ -50,9 +52,12 @@ pub enum StoreError {
 
 /// Everything the service keeps: every part, implemented once per backend.
 /// Implemented for whatever implements the parts.
-pub trait Store: Ping + KeyStore + DirectoryStore + JobStore + Outbox + Purge {}
+pub trait Store:
+    Ping + KeyStore + DirectoryStore + JobStore + Outbox + Purge + PersonalData
+{
+}
 
-impl<T: Ping + KeyStore + DirectoryStore + JobStore + Outbox + Purge> Store for T {}
+impl<T: Ping + KeyStore + DirectoryStore + JobStore + Outbox + Purge + PersonalData> Store for T {}
 
 /// Whether the store answers.
 #[async_trait]

@@ -38,6 +38,7 @@ pub use config::{
     DEFAULT_MULTIPART_BODY_LIMIT, DEFAULT_RATE_LIMIT_BURST, DEFAULT_RATE_LIMIT_PER_SECOND,
 };
 pub use error::ApiError;
+pub use handlers::jobs::get::view as job_view;
 pub use image_budget::{ImageBudget, Refused as BudgetRefused, Share as BudgetShare};
 pub use shutdown::shutdown_signal;
 pub use state::AppState;

@@ -21,6 +21,7 @@ pub mod history;
 pub mod jobs;
 pub mod keys;
 pub mod migration;
+pub mod personal;
 pub mod retention;
 
 /// One `#[tokio::test]` per test of the suite, in a module per area of this
@@ -80,6 +81,10 @@ macro_rules! store_contract_tests {
                 an_earlier_answer_comes_instead_of_the_history,
                 the_history_comes_with_the_asked_trades_recent_leads,
             }
+            personal {
+                a_persons_jobs_are_found_by_email_or_by_phone_in_any_form,
+                quarantined_submissions_are_removed_by_id_and_the_store_scrubbed,
+            }
             retention {
                 old_jobs_go_oldest_first_with_everything_written_with_them,
                 every_table_stays_bounded_under_daily_purges,
@@ -118,6 +123,7 @@ mod tests {
             ("group_commit", include_str!("group_commit.rs")),
             ("history", include_str!("history.rs")),
             ("retention", include_str!("retention.rs")),
+            ("personal", include_str!("personal.rs")),
         ];
         let mut defined: Vec<String> = sources
             .iter()

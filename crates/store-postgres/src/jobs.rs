@@ -53,6 +53,9 @@ impl Jobs for PostgresDialect {
     const RECENT_LEADS: &'static str =
         "SELECT company_id, COUNT(*) FROM job_recipients WHERE created_at >= ";
 
+    const JOBS_BY_EMAIL: &'static str = "SELECT id FROM jobs \
+         WHERE lower(email COLLATE \"C\") = lower($1 COLLATE \"C\") ORDER BY received_at, id";
+
     const EXPIRED_JOBS: &'static str =
         "SELECT id FROM jobs WHERE received_at < $1 ORDER BY received_at LIMIT $2";
 

@@ -99,6 +99,10 @@ pub trait Jobs: Dialect {
     /// membership test of `company_id` and `GROUP BY company_id` are added.
     const RECENT_LEADS: &'static str;
 
+    /// The ids of the jobs whose e-mail address is `$1` without regard to
+    /// ASCII case, oldest first.
+    const JOBS_BY_EMAIL: &'static str;
+
     /// The ids of up to `$2` jobs received before `$1` (a stored time),
     /// oldest first.
     const EXPIRED_JOBS: &'static str;

@@ -19,6 +19,7 @@ mod directory;
 mod jobs;
 mod keys;
 mod outbox;
+mod personal;
 mod retention;
 
 /// A [`Store`](intake_core::Store) on one SQL database of dialect `D`;

@@ -24,6 +24,9 @@ impl Jobs for SqliteDialect {
     const RECENT_LEADS: &'static str =
         "SELECT company_id, COUNT(*) FROM job_recipients WHERE created_ms >= ";
 
+    const JOBS_BY_EMAIL: &'static str =
+        "SELECT id FROM jobs WHERE email = ?1 COLLATE NOCASE ORDER BY received_ms, id";
+
     const EXPIRED_JOBS: &'static str =
         "SELECT id FROM jobs WHERE received_ms < ?1 ORDER BY received_ms LIMIT ?2";
 

@@ -144,5 +144,8 @@ fn connect_options(url: &str) -> Result<SqliteConnectOptions, StoreError> {
         // acknowledged request survives a power cut, not only a crash.
         .synchronous(SqliteSynchronous::Full)
         .foreign_keys(true)
+        // What is deleted (an erasure, retention) is overwritten in its
+        // pages, not only unlinked (docs/operations.md, "Personal data").
+        .pragma("secure_delete", "ON")
         .busy_timeout(Duration::from_secs(5)))
 }

@@ -61,7 +61,7 @@ fn parse_state(text: &str) -> anyhow::Result<DeliveryState> {
     })
 }
 
-async fn open(store_args: &StoreArgs) -> anyhow::Result<(Settings, Arc<dyn Store>)> {
+pub(super) async fn open(store_args: &StoreArgs) -> anyhow::Result<(Settings, Arc<dyn Store>)> {
     let settings = config::load(
         store_args.config.as_deref(),
         FlagOverrides::from_store(store_args),
@@ -210,7 +210,7 @@ async fn webhook_secret(store_args: &StoreArgs, company_id: u64) -> anyhow::Resu
     Ok(ExitCode::SUCCESS)
 }
 
-fn delivery_json(delivery: &Delivery) -> serde_json::Value {
+pub(super) fn delivery_json(delivery: &Delivery) -> serde_json::Value {
     json!({
         "id": delivery.id,
         "jobId": delivery.job_id,
@@ -226,7 +226,7 @@ fn delivery_json(delivery: &Delivery) -> serde_json::Value {
     })
 }
 
-fn rfc3339(at: OffsetDateTime) -> String {
+pub(super) fn rfc3339(at: OffsetDateTime) -> String {
     at.replace_nanosecond(0)
         .unwrap_or(at)
         .format(&Rfc3339)

@@ -6,7 +6,7 @@ use crate::helpers::intake;
 use std::process::{Command, Stdio};
 
 /// Every top-level command, as the user types it.
-const COMMANDS: [&str; 15] = [
+const COMMANDS: [&str; 16] = [
     "serve",
     "keys",
     "import",
@@ -20,6 +20,7 @@ const COMMANDS: [&str; 15] = [
     "db",
     "backup",
     "restore",
+    "jobs",
     "completions",
     "man",
 ];

@@ -13,6 +13,7 @@ mod directory;
 mod keys;
 mod many_processes;
 mod output;
+mod personal_data;
 mod postgres;
 mod postgres_tls;
 mod rate_limits;

@@ -48,18 +48,9 @@ impl<D: Backend> Purge for SqlStore<D> {
     }
 
     async fn delete_jobs(&self, ids: &[String]) -> Result<u64, StoreError> {
-        if ids.is_empty() {
-            return Ok(0);
-        }
         // Recipients, photo records and deliveries go with the job (their
         // foreign keys cascade).
-        let mut delete = Statement::new("DELETE FROM jobs WHERE id");
-        D::push_texts(&mut delete, ids);
-        let (sql, arguments) = delete.into_parts()?;
-        let done = sqlx::query_with(&sql, arguments)
-            .execute(&self.pool)
-            .await?;
-        Ok(D::rows_affected(&done))
+        self.delete_ids("jobs", ids).await
     }
 
     async fn purge_quarantine(
@@ -83,6 +74,23 @@ impl<D: Backend> Purge for SqlStore<D> {
         let done = sqlx::query(D::PURGE_DELIVERIES)
             .bind(D::Time::stored(before))
             .bind(i64::from(limit))
+            .execute(&self.pool)
+            .await?;
+        Ok(D::rows_affected(&done))
+    }
+}
+
+#[sqlx_bounds(D)]
+impl<D: Backend> SqlStore<D> {
+    /// Deletes the rows of `table` with these ids; returns how many.
+    pub(crate) async fn delete_ids(&self, table: &str, ids: &[String]) -> Result<u64, StoreError> {
+        if ids.is_empty() {
+            return Ok(0);
+        }
+        let mut delete = Statement::new(format!("DELETE FROM {table} WHERE id"));
+        D::push_texts(&mut delete, ids);
+        let (sql, arguments) = delete.into_parts()?;
+        let done = sqlx::query_with(&sql, arguments)
             .execute(&self.pool)
             .await?;
         Ok(D::rows_affected(&done))

@@ -6,6 +6,7 @@ use crate::state::AppState;
 use axum::extract::{Path, State};
 use axum::{Extension, Json};
 use intake_api::jobs::{Address, Consumer, JobImageView, JobView, PreferredStart, Recipient};
+use intake_core::jobs::StoredJob;
 use time::format_description::well_known::Rfc3339;
 
 /// The job, its recipients and where each lead stands.
@@ -37,9 +38,15 @@ pub async fn get(
     if stored.job.application != key.name || stored.job.environment != key.environment {
         return Err(not_found());
     }
+    Ok(Json(view(&stored, &state.config.public_base_url)))
+}
+
+/// A stored job as `GET /jobs/{id}` answers it (also `intake jobs export`);
+/// trade profiles are `{public_base_url}/trades/{id}`.
+pub fn view(stored: &StoredJob, public_base_url: &str) -> JobView {
     let job = &stored.job;
     let v = &job.job;
-    Ok(Json(JobView {
+    JobView {
         id: job.id.clone(),
         environment: job.environment.to_string(),
         category_id: v.category_id,
@@ -72,7 +79,7 @@ pub async fn get(
                 name: r.name.clone(),
                 profile_url: format!(
                     "{}/trades/{}",
-                    state.config.public_base_url.trim_end_matches('/'),
+                    public_base_url.trim_end_matches('/'),
                     r.company_id
                 ),
                 rank: r.rank,
@@ -91,5 +98,5 @@ pub async fn get(
                 bytes: i.bytes,
             })
             .collect(),
-    }))
+    }
 }
