@@ -35,25 +35,17 @@ pub async fn run(args: BackupArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let dest = args.dest.as_path();
-    prepare(dest)?;
-    let taken_at = OffsetDateTime::now_utc().format(&Rfc3339)?;
-    let url = settings.storage.database_url();
+    let created = prepare(dest)?;
     let database = dest.join(manifest::DATABASE);
-    let step = Progress::Shown.step("copying the database", None);
-    intake_store_sqlite::backup::copy_database(&url, &database)
-        .await
-        .with_context(|| format!("copying the database {url}"))?;
-    step.finish();
-    let photos = match settings.storage.image_store() {
-        ImageStoreLocation::Local(folder) => {
-            let step = Progress::Shown.step("copying the photos", None);
-            let copied = tree::copy(&folder, &dest.join(manifest::PHOTOS))?;
-            step.finish();
-            Some(copied)
+    let photos = match copy_into(&settings, dest).await {
+        Ok(photos) => photos,
+        Err(error) => {
+            // Leave DEST as it was found: a half-made backup must not pass
+            // for one, nor make the next `intake backup DEST` refuse it.
+            undo(dest, created);
+            return Err(error);
         }
-        _ => None,
     };
-    Manifest::new(taken_at, photos).write(dest)?;
 
     let size = std::fs::metadata(&database)?.len();
     outln!(
@@ -72,8 +64,58 @@ pub async fn run(args: BackupArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Makes `dest` a new private folder, or takes an empty one; anything in it is refused.
-fn prepare(dest: &Path) -> anyhow::Result<()> {
+/// Copies the database, then the photos of a local image store, then
+/// writes the manifest; how many photo files were copied (`None`: the
+/// photos are elsewhere).
+async fn copy_into(settings: &Settings, dest: &Path) -> anyhow::Result<Option<u64>> {
+    let taken_at = OffsetDateTime::now_utc().format(&Rfc3339)?;
+    let url = settings.storage.database_url();
+    let step = Progress::Shown.step("copying the database", None);
+    intake_store_sqlite::backup::copy_database(&url, &dest.join(manifest::DATABASE))
+        .await
+        .with_context(|| format!("copying the database {url}"))?;
+    step.finish();
+    let photos = match settings.storage.image_store() {
+        ImageStoreLocation::Local(folder) => {
+            let step = Progress::Shown.step("copying the photos", None);
+            let copied = tree::copy(&folder, &dest.join(manifest::PHOTOS))?;
+            step.finish();
+            Some(copied)
+        }
+        _ => None,
+    };
+    Manifest::new(taken_at, photos).write(dest)?;
+    Ok(photos)
+}
+
+/// Takes away what a failed backup left in `dest`: the folder itself if
+/// this command made it, else what it put in the empty folder it was given.
+fn undo(dest: &Path, created: bool) {
+    let cleared = if created {
+        std::fs::remove_dir_all(dest)
+    } else {
+        std::fs::read_dir(dest).and_then(|entries| {
+            entries.flatten().try_for_each(|entry| {
+                let path = entry.path();
+                if path.is_dir() {
+                    std::fs::remove_dir_all(path)
+                } else {
+                    std::fs::remove_file(path)
+                }
+            })
+        })
+    };
+    if let Err(error) = cleared {
+        eprintln!(
+            "warning: could not clear {} after the failure: {error}",
+            dest.display()
+        );
+    }
+}
+
+/// Makes `dest` a new private folder (`true`), or takes an empty one
+/// (`false`); anything in it is refused.
+fn prepare(dest: &Path) -> anyhow::Result<bool> {
     match std::fs::read_dir(dest) {
         Ok(mut entries) => {
             if entries.next().is_some() {
@@ -82,9 +124,11 @@ fn prepare(dest: &Path) -> anyhow::Result<()> {
                     dest.display()
                 );
             }
-            Ok(())
+            Ok(false)
         }
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => tree::create_private(dest),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            tree::create_private(dest).map(|()| true)
+        }
         Err(error) => Err(error).with_context(|| format!("reading {}", dest.display())),
     }
 }

@@ -54,10 +54,10 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .with_images(images);
     let app = Application::build(listener, state);
     let local = app.local_addr()?;
+    // Listening for SIGTERM before saying so: see `shutdown_signal`.
+    let shutdown = intake_server::shutdown_signal();
     tracing::info!(address = %local, %environment, database = %redact(&settings.storage.database_url()), images = %image_location, "listening");
-    app.run_until(intake_server::shutdown_signal())
-        .await
-        .context("serving")?;
+    app.run_until(shutdown).await.context("serving")?;
     tracing::info!("stopped");
     Ok(ExitCode::SUCCESS)
 }

@@ -21,11 +21,6 @@ pub async fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
     let _data_dir = data_dir::hold(&settings.storage.data_dir, data_dir::Use::Service)?;
     let store = open_store::open(&settings).await?;
     let master = master_key::load_or_create(&settings.storage.data_dir)?;
-    tracing::info!(
-        database = %super::serve::redact(&settings.storage.database_url()),
-        lease_seconds = delivery.lease.as_secs(),
-        "worker started"
-    );
     // Retention runs in every process, the worker's included (docs/operations.md).
     let (images, _) = super::serve::open_images(&settings)?;
     let retention_policy = settings.server_config()?.retention;
@@ -36,8 +31,15 @@ pub async fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         retention_policy,
         stopped,
     ));
+    // Listening for SIGTERM before saying it started: see `shutdown_signal`.
+    let shutdown = intake_server::shutdown_signal();
+    tracing::info!(
+        database = %super::serve::redact(&settings.storage.database_url()),
+        lease_seconds = delivery.lease.as_secs(),
+        "worker started"
+    );
     Dispatcher::new(store, Arc::new(master), delivery)
-        .run_until(intake_server::shutdown_signal())
+        .run_until(shutdown)
         .await;
     let _ = stopping.send(true);
     let _ = retention.await;

@@ -301,3 +301,36 @@ fn a_backup_of_a_postgres_store_is_refused_with_the_way_to_back_it_up() {
     assert!(stderr.contains("docs/operations.md"), "{stderr}");
     assert!(!backup.exists());
 }
+
+/// A backup that fails (here: no database to copy) leaves DEST as it found
+/// it: a folder it made is taken away, an empty folder it was given is left
+/// empty, so no half-made backup passes for one and the next try is taken.
+#[test]
+fn a_failed_backup_leaves_its_destination_as_it_found_it() {
+    let (tmp, dir) = data_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    let backup = |dest: &Path| {
+        intake()
+            .arg("backup")
+            .arg(dest)
+            .arg("--data-dir")
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    let new = tmp.path().join("new-backup");
+    let output = backup(&new);
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("error: copying the database"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(!new.exists(), "the folder it made is gone");
+
+    let given = tmp.path().join("given");
+    std::fs::create_dir(&given).unwrap();
+    assert!(!backup(&given).status.success());
+    assert!(given.is_dir());
+    assert_eq!(std::fs::read_dir(&given).unwrap().count(), 0, "left empty");
+}

@@ -86,3 +86,20 @@ fn idle_connections_past_the_descriptor_limit_do_not_stop_the_server() {
     );
     assert!(server.terminate(), "the server exits 0 on SIGTERM");
 }
+
+/// A supervisor may send SIGTERM the moment it reads `listening`: the server
+/// is already listening for it then, so it stops gracefully (exit 0, the
+/// signal logged) every time, not by the signal's default action.
+#[test]
+fn sigterm_right_after_listening_is_a_graceful_stop() {
+    for _ in 0..5 {
+        let (_tmp, dir) = data_dir();
+        let mut server = Server::start(&dir, &[], &[]);
+        assert!(server.terminate(), "exit 0 on SIGTERM:\n{}", server.log());
+        assert!(
+            server.log().contains("SIGTERM received, shutting down"),
+            "{}",
+            server.log()
+        );
+    }
+}
