@@ -28,6 +28,6 @@ pub use deliveries::push_filter;
 pub use dialect::{Backend, Batch, Column, Deliveries, Dialect, History, Jobs};
 pub use migrations::{MigrationEntry, MigrationState, MigrationStatus};
 pub use statement::Statement;
-pub use store::{JobWriter, SqlStore};
+pub use store::{CardReader, JobWriter, SqlStore};
 pub use time::{Millis, StoredTime};
 pub use writer::{BatchWriter, Declined};

@@ -32,6 +32,19 @@ pub struct SqlStore<D: Dialect> {
     writer_connection: Arc<Mutex<Option<<D::Db as Database>::Connection>>>,
     /// Every key, read again at most every second.
     keys: KeyCache,
+    /// Where search cards are read instead of the pool, if the backend has
+    /// a faster way ([`CardReader`]).
+    pub(crate) card_reader: Option<Arc<dyn CardReader>>,
+}
+
+/// Reads search cards on the calling thread: SQLite's way around a round
+/// trip to sqlx's connection thread per page (docs/decisions.md).
+pub trait CardReader: Send + Sync + 'static {
+    /// The cards of these trades, in the order asked; unknown ids skipped.
+    fn cards(&self, company_ids: &[u64]) -> Result<Vec<String>, StoreError>;
+
+    /// Closes its connections; later reads fail as `Unavailable`.
+    fn close(&self);
 }
 
 impl<D: Dialect> Clone for SqlStore<D> {
@@ -41,6 +54,7 @@ impl<D: Dialect> Clone for SqlStore<D> {
             writer: self.writer.clone(),
             writer_connection: self.writer_connection.clone(),
             keys: self.keys.clone(),
+            card_reader: self.card_reader.clone(),
         }
     }
 }
@@ -95,10 +109,19 @@ impl<D: Backend> SqlStore<D> {
         D::migrate(url).await
     }
 
+    /// Reads search cards with `reader` instead of the pool.
+    pub fn with_card_reader(mut self, reader: Arc<dyn CardReader>) -> Self {
+        self.card_reader = Some(reader);
+        self
+    }
+
     /// Closes every connection; later calls fail as `Unavailable`.
     pub async fn close(&self) {
         if let Some(conn) = self.writer_connection.lock().await.take() {
             let _ = conn.close().await;
+        }
+        if let Some(reader) = &self.card_reader {
+            reader.close();
         }
         self.pool.close().await;
     }
@@ -136,6 +159,7 @@ impl<D: Backend> SqlStore<D> {
             writer,
             writer_connection,
             keys: KeyCache::default(),
+            card_reader: None,
         })
     }
 }

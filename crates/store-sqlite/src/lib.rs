@@ -5,6 +5,7 @@
 
 pub mod backup;
 mod batch;
+mod cards;
 mod checkpoint;
 mod deliveries;
 mod history;
@@ -93,6 +94,7 @@ impl Backend for SqliteDialect {
         // cache: the index pages every job touches stay in it from one batch
         // to the next.
         // Its WAL is checkpointed beside it ([`checkpoint`]).
+        let path = options.get_filename().to_owned();
         let writer_options = (!in_memory).then(|| {
             checkpoint::spawn(options.clone(), pool.clone());
             options.pragma("cache_size", "-16384").pragma(
@@ -100,7 +102,12 @@ impl Backend for SqliteDialect {
                 checkpoint::WRITER_AUTOCHECKPOINT_PAGES.to_string(),
             )
         });
-        SqlStore::start(pool, JobWriter::OwnThread(writer_options)).await
+        let store = SqlStore::start(pool, JobWriter::OwnThread(writer_options)).await?;
+        Ok(if in_memory {
+            store
+        } else {
+            store.with_card_reader(std::sync::Arc::new(cards::InlineCards::new(path)))
+        })
     }
 
     async fn migration_status(url: &str) -> Result<MigrationStatus, StoreError> {

@@ -78,3 +78,27 @@ async fn commits_reach_the_database_file_without_another_write() {
     );
     store.close().await;
 }
+
+/// Search cards are read beside the pool (rusqlite, on the calling thread):
+/// they see what the pool's writes committed, and a closed store refuses
+/// them as it refuses everything else.
+#[tokio::test]
+async fn search_cards_follow_the_stores_writes_and_its_closing() {
+    use intake_core::store::{DirectoryStore, StoreError};
+    let (store, _dir) = fresh_store().await.unwrap();
+    assert!(store.trade_cards(&[7]).await.unwrap().is_empty());
+    let seven = intake_store_contract::fixtures::trade(7, "Seven", 2);
+    store
+        .import_trades(std::slice::from_ref(&seven))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.trade_cards(&[7, 8]).await.unwrap(),
+        [seven.card_json()]
+    );
+    store.close().await;
+    assert!(matches!(
+        store.trade_cards(&[7]).await,
+        Err(StoreError::Unavailable(_))
+    ));
+}

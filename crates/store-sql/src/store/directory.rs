@@ -20,6 +20,9 @@ impl<D: Backend> DirectoryStore for SqlStore<D> {
     }
 
     async fn trade_cards(&self, company_ids: &[u64]) -> Result<Vec<String>, StoreError> {
+        if let Some(reader) = &self.card_reader {
+            return reader.cards(company_ids);
+        }
         self.cards(company_ids).await
     }
 
