@@ -141,3 +141,20 @@ pub async fn directory(store: &dyn intake_core::store::Store) {
     three.record.delivery.webhook_url = Some("https://three.example/hook".to_owned());
     store.import_trades(&[seven, three]).await.unwrap();
 }
+
+/// A production submission held in quarantine, received at `at`.
+pub fn quarantined_at(id: &str, at: OffsetDateTime) -> intake_core::jobs::Quarantined {
+    intake_core::jobs::Quarantined {
+        id: id.to_owned(),
+        environment: Environment::Production,
+        key_id: "prd_key".to_owned(),
+        application: "Acme".to_owned(),
+        creation_source: intake_core::jobs::CreationSource::Api,
+        request_id: format!("req-{id}"),
+        received_at: at,
+        submission: r#"{"description":"Visit www.spam.example"}"#.to_owned(),
+        score: 1.5,
+        reasons: "[]".to_owned(),
+        released_job_id: None,
+    }
+}

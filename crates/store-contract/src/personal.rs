@@ -2,8 +2,8 @@
 //! by phone number (any written form of the same UK number), their
 //! quarantined submissions removed by id, and the scrub after an erasure.
 
-use crate::fixtures::new_job;
-use intake_core::jobs::{CreationSource, NewJob, Quarantined};
+use crate::fixtures::{new_job, quarantined_at};
+use intake_core::jobs::NewJob;
 use intake_core::store::{Person, Store};
 use time::{Duration, OffsetDateTime};
 
@@ -47,19 +47,10 @@ pub async fn a_persons_jobs_are_found_by_email_or_by_phone_in_any_form(store: &d
 pub async fn quarantined_submissions_are_removed_by_id_and_the_store_scrubbed(store: &dyn Store) {
     for id in ["q-1", "q-2", "q-3"] {
         store
-            .quarantine(&Quarantined {
-                id: id.to_owned(),
-                environment: intake_core::environment::Environment::Production,
-                key_id: "prd_key".to_owned(),
-                application: "Acme".to_owned(),
-                creation_source: CreationSource::Api,
-                request_id: format!("req-{id}"),
-                received_at: OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap(),
-                submission: r#"{"email":"sam@example.com"}"#.to_owned(),
-                score: 1.5,
-                reasons: "[]".to_owned(),
-                released_job_id: None,
-            })
+            .quarantine(&quarantined_at(
+                id,
+                OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap(),
+            ))
             .await
             .unwrap();
     }

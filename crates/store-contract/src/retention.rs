@@ -3,10 +3,9 @@
 //! `purge_idempotency` by expiry). Times are controlled: every record is
 //! written at a simulated time and purged as of one.
 
-use crate::fixtures::{directory, new_job};
+use crate::fixtures::{directory, new_job, quarantined_at};
 use intake_core::delivery::Outcome;
-use intake_core::environment::Environment;
-use intake_core::jobs::{CreationSource, NewJob, Quarantined};
+use intake_core::jobs::NewJob;
 use intake_core::store::{ExpiredJob, Store};
 use std::collections::BTreeSet;
 use std::time::Duration as StdDuration;
@@ -20,22 +19,6 @@ fn job_at(id: &str, at: OffsetDateTime) -> NewJob {
     job.idempotency[0].expires_at = at + Duration::days(1);
     job.images[0].object_key = format!("jobs/{id}/1.jpg");
     job
-}
-
-fn quarantined_at(id: &str, at: OffsetDateTime) -> Quarantined {
-    Quarantined {
-        id: id.to_owned(),
-        environment: Environment::Production,
-        key_id: "prd_key".to_owned(),
-        application: "Acme".to_owned(),
-        creation_source: CreationSource::Api,
-        request_id: format!("req-{id}"),
-        received_at: at,
-        submission: r#"{"description":"Visit www.spam.example"}"#.to_owned(),
-        score: 1.5,
-        reasons: "[]".to_owned(),
-        released_job_id: None,
-    }
 }
 
 /// A whole second, so that every backend stores the times exactly.

@@ -89,25 +89,23 @@ impl Backend for SqliteDialect {
                 .await
                 .map_err(migrations::migrate_error)?;
         }
-        // The writer has a connection of its own (an in-memory database,
-        // which exists once per connection, excepted) with a larger page
-        // cache: the index pages every job touches stay in it from one batch
-        // to the next.
-        // Its WAL is checkpointed beside it ([`checkpoint`]).
-        let path = options.get_filename().to_owned();
-        let writer_options = (!in_memory).then(|| {
-            checkpoint::spawn(options.clone(), pool.clone());
-            options.pragma("cache_size", "-16384").pragma(
-                "wal_autocheckpoint",
-                checkpoint::WRITER_AUTOCHECKPOINT_PAGES.to_string(),
-            )
-        });
-        let store = SqlStore::start(pool, JobWriter::OwnThread(writer_options)).await?;
-        Ok(if in_memory {
-            store
-        } else {
-            store.with_card_reader(std::sync::Arc::new(cards::InlineCards::new(path)))
-        })
+        if in_memory {
+            // An in-memory database exists once per connection: the writer
+            // and every read use the pool's one connection.
+            return SqlStore::start(pool, JobWriter::OwnThread(None)).await;
+        }
+        // The writer has a connection of its own with a larger page cache:
+        // the index pages every job touches stay in it from one batch to the
+        // next. Its WAL is checkpointed beside it ([`checkpoint`]), and the
+        // search cards are read on the caller's thread ([`cards`]).
+        checkpoint::spawn(options.clone(), pool.clone());
+        let cards = cards::InlineCards::new(options.get_filename().to_owned());
+        let writer_options = options.pragma("cache_size", "-16384").pragma(
+            "wal_autocheckpoint",
+            checkpoint::WRITER_AUTOCHECKPOINT_PAGES.to_string(),
+        );
+        let store = SqlStore::start(pool, JobWriter::OwnThread(Some(writer_options))).await?;
+        Ok(store.with_card_reader(std::sync::Arc::new(cards)))
     }
 
     async fn migration_status(url: &str) -> Result<MigrationStatus, StoreError> {

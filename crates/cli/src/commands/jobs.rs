@@ -8,8 +8,8 @@ use super::leads::{delivery_json, open, rfc3339};
 use crate::cli::{EraseTarget, JobsCommand};
 use anyhow::bail;
 use intake_core::delivery::{Delivery, DeliveryFilter, DeliveryState};
-use intake_core::jobs::{Quarantined, StoredJob};
-use intake_core::store::{Person, Store, StoreError};
+use intake_core::jobs::{Phone, Quarantined, StoredJob};
+use intake_core::store::{ExpiredJob, Person, Store, StoreError};
 use serde_json::{json, Value};
 use std::process::ExitCode;
 
@@ -45,7 +45,8 @@ pub async fn run(command: JobsCommand) -> anyhow::Result<ExitCode> {
 fn person_of(email: Option<String>, phone: Option<String>) -> anyhow::Result<Person> {
     match (email, phone) {
         (Some(email), None) => Ok(Person::Email(email)),
-        (None, Some(phone)) => Ok(Person::Phone(phone)),
+        (None, Some(phone)) if Phone::parse(&phone).is_some() => Ok(Person::Phone(phone)),
+        (None, Some(phone)) => bail!("`{phone}` is not a phone number"),
         _ => bail!("give --email or --phone"),
     }
 }
@@ -142,24 +143,14 @@ async fn with_leads(
     Ok(Some((job, leads)))
 }
 
-/// Removes the photos first (a photo already gone is no error), then the
-/// jobs with their leads, then the quarantined submissions, then scrubs the
-/// store's files; prints what it removed.
+/// Removes the jobs as retention does (photos first, then the rows with
+/// their leads), then the quarantined submissions, then scrubs the store's
+/// files; prints what it removed.
 async fn erase(
     store: &dyn Store,
     images: &intake_server::ImageStore,
     held: Held,
 ) -> anyhow::Result<ExitCode> {
-    let mut photos = 0;
-    for (stored, _) in &held.jobs {
-        for image in &stored.job.images {
-            images
-                .delete(&image.object_key)
-                .await
-                .map_err(|error| anyhow::anyhow!("removing photo {}: {error}", image.object_key))?;
-            photos += 1;
-        }
-    }
     let leads: usize = held.jobs.iter().map(|(_, leads)| leads.len()).sum();
     let pending = held
         .jobs
@@ -167,12 +158,20 @@ async fn erase(
         .flat_map(|(_, leads)| leads)
         .filter(|lead| lead.state == DeliveryState::Pending)
         .count();
-    let ids: Vec<String> = held
+    let jobs: Vec<ExpiredJob> = held
         .jobs
         .iter()
-        .map(|(stored, _)| stored.job.id.clone())
+        .map(|(stored, _)| ExpiredJob {
+            id: stored.job.id.clone(),
+            image_keys: stored
+                .job
+                .images
+                .iter()
+                .map(|image| image.object_key.clone())
+                .collect(),
+        })
         .collect();
-    let jobs = store.delete_jobs(&ids).await?;
+    let (jobs, photos) = intake_server::retention::remove_jobs(store, images, &jobs).await?;
     let quarantine_ids: Vec<String> = held.quarantined.iter().map(|q| q.id.clone()).collect();
     let quarantined = store.delete_quarantined(&quarantine_ids).await?;
     outln!(

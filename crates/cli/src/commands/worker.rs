@@ -1,6 +1,7 @@
 //! `intake worker`: the lead dispatcher alone, without HTTP, on the store of
-//! `intake serve` (docs/operations.md), with the retention task every process runs. Any number of workers and servers may
-//! share one store: claims are leased, so no lead is sent by two at once.
+//! `intake serve` (docs/operations.md), with the retention task every
+//! process runs. Any number of workers and servers may share one store:
+//! claims are leased, so no lead is sent by two at once.
 
 use crate::cli::WorkerArgs;
 use crate::config::{self, FlagOverrides};

@@ -314,6 +314,9 @@ async fn export_then_erase(tmp: &tempfile::TempDir, dir: &Path, database: Option
     let (code, _, err) = place.jobs(&["erase", "--job", "no-such-job"]);
     assert_eq!(code, Some(1));
     assert!(err.contains("there is no job `no-such-job`"), "{err}");
+    let (code, _, err) = place.jobs(&["erase", "--phone", "call me"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("`call me` is not a phone number"), "{err}");
     let (code, _, err) = place.jobs(&["erase"]);
     assert_eq!(code, Some(2), "{err}");
     drop(server);

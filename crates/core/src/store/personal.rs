@@ -6,6 +6,7 @@
 //! are inside the submission) and removed here.
 
 use super::StoreError;
+use crate::jobs::Phone;
 use async_trait::async_trait;
 
 /// Whom an export or an erasure is about.
@@ -21,15 +22,17 @@ pub enum Person {
 
 impl Person {
     /// The forms of this person's phone number as the store keeps them
-    /// (separators taken out), or none for an e-mail address.
+    /// (separators taken out), or none for an e-mail address or a text that
+    /// is no phone number.
     pub fn phone_forms(&self) -> Vec<String> {
         let Person::Phone(text) = self else {
             return Vec::new();
         };
-        let compact: String = text
-            .chars()
-            .filter(|c| c.is_ascii_digit() || *c == '+')
-            .collect();
+        // Compacted as a submitted phone is before it is stored.
+        let Some(phone) = Phone::parse(text) else {
+            return Vec::new();
+        };
+        let compact = phone.as_str();
         let national = if let Some(rest) = compact.strip_prefix("+44") {
             rest.to_owned()
         } else if let Some(rest) = compact.strip_prefix("0044") {
@@ -39,7 +42,7 @@ impl Person {
         } else if let Some(rest) = compact.strip_prefix('0') {
             rest.to_owned()
         } else {
-            return vec![compact];
+            return vec![compact.to_owned()];
         };
         let national = national.strip_prefix('0').unwrap_or(&national).to_owned();
         vec![
@@ -106,5 +109,6 @@ mod tests {
         let email = Person::Email("Sam@Example.com".to_owned());
         assert!(email.matches(Some("sam@example.COM"), None));
         assert!(email.phone_forms().is_empty());
+        assert!(Person::Phone("call me".to_owned()).phone_forms().is_empty());
     }
 }

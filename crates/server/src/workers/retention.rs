@@ -10,7 +10,7 @@
 //! order could leave photos that nothing names any more.
 
 use crate::storage::ImageStore;
-use intake_core::store::{Store, StoreError};
+use intake_core::store::{ExpiredJob, Store, StoreError};
 use std::sync::Arc;
 use std::time::Duration;
 use time::OffsetDateTime;
@@ -92,28 +92,43 @@ pub async fn pass(
     let jobs_before = now - policy.jobs;
     loop {
         let expired = store.expired_jobs(jobs_before, BATCH).await?;
-        if expired.is_empty() {
-            break;
-        }
-        for key in expired.iter().flat_map(|job| &job.image_keys) {
-            images
-                .delete(key)
-                .await
-                .map_err(|error| RetentionError::Photo {
-                    key: key.clone(),
-                    error,
-                })?;
-            purged.photos += 1;
-        }
-        let ids: Vec<String> = expired.into_iter().map(|job| job.id).collect();
-        purged.jobs += store.delete_jobs(&ids).await?;
-        if ids.len() < BATCH as usize {
+        let (jobs, photos) = remove_jobs(store, images, &expired).await?;
+        purged.jobs += jobs;
+        purged.photos += photos;
+        if expired.len() < BATCH as usize {
             break;
         }
     }
     purged.quarantine = drain(|| store.purge_quarantine(now - policy.quarantine, BATCH)).await?;
     purged.deliveries = drain(|| store.purge_deliveries(now - policy.deliveries, BATCH)).await?;
     Ok(purged)
+}
+
+/// Removes `jobs` with everything written with them: their photos from the
+/// image store first (see the module's note on the order), then their rows.
+/// Returns how many jobs and photos were removed. Also what
+/// `intake jobs erase` removes a person's jobs with.
+pub async fn remove_jobs(
+    store: &dyn Store,
+    images: &ImageStore,
+    jobs: &[ExpiredJob],
+) -> Result<(u64, u64), RetentionError> {
+    if jobs.is_empty() {
+        return Ok((0, 0));
+    }
+    let mut photos = 0;
+    for key in jobs.iter().flat_map(|job| &job.image_keys) {
+        images
+            .delete(key)
+            .await
+            .map_err(|error| RetentionError::Photo {
+                key: key.clone(),
+                error,
+            })?;
+        photos += 1;
+    }
+    let ids: Vec<String> = jobs.iter().map(|job| job.id.clone()).collect();
+    Ok((store.delete_jobs(&ids).await?, photos))
 }
 
 /// Calls `purge` (which removes at most [`BATCH`] records) until it
