@@ -7,7 +7,9 @@
 #   tools/ab_bench.sh BEFORE_BIN AFTER_BIN [RUNS] [SCENARIO...]
 #
 # Defaults: 3 runs, scenarios jobs and search. Environment: TRADES (100000),
-# CONCURRENCY (32), DURATION (10), WARMUP (2), PORT (18181). Prints one
+# CONCURRENCY (32), DURATION (10), WARMUP (2), PORT (18181), SERVER_LOG (the
+# servers' RUST_LOG, warn), BEFORE_ENV and AFTER_ENV (more NAME=VALUE words
+# for one build's server, e.g. AFTER_ENV="INTAKE_ADMIN_LISTEN=127.0.0.1:0"). Prints one
 # tab-separated line per run (scenario, build, run, figures as JSON) and the
 # medians at the end.
 set -euo pipefail
@@ -35,9 +37,12 @@ for scenario in "${scenarios[@]}"; do
   for run in $(seq 1 "$runs"); do
     for build in before after; do
       bin=$before
-      [ "$build" = after ] && bin=$after
+      extra=${BEFORE_ENV:-}
+      if [ "$build" = after ]; then bin=$after; extra=${AFTER_ENV:-}; fi
       rm -rf "$work/data" && cp -a "$work/template" "$work/data"
-      INTAKE_DISPATCHER=false INTAKE_RATE_LIMIT_PER_SECOND=0 INTAKE_MAX_IN_FLIGHT_PER_KEY=0 RUST_LOG=warn \
+      # shellcheck disable=SC2086 # $extra is words on purpose
+      env INTAKE_DISPATCHER=false INTAKE_RATE_LIMIT_PER_SECOND=0 INTAKE_MAX_IN_FLIGHT_PER_KEY=0 \
+        RUST_LOG="${SERVER_LOG:-warn}" $extra \
         "$bin" serve --data-dir "$work/data" --listen "127.0.0.1:$port" --environment staging --no-demo-data \
         >"$work/server.log" 2>&1 &
       server=$!

@@ -3,7 +3,7 @@
 # (crates/cli/tests/interop.rs): PyPI httpsig 1.3.0 and npm http-signature 1.4.0,
 # PyPI openapi-spec-validator to check the OpenAPI document independently, PyPI aiosmtpd as the
 # SMTP sink of the e-mail lead test, and PyPI schemathesis to fuzz the served API against its own
-# OpenAPI document (crates/cli/tests/hostile/schemathesis.rs).
+# OpenAPI document (crates/cli/tests/hostile/schemathesis.rs), and Debian's prometheus for promtool.
 #
 # Idempotent: each step is skipped when the pinned version is already in place, so CI can call it on
 # every run. Exits non-zero when anything cannot be installed, so a required interop run fails early
@@ -66,6 +66,18 @@ else
     export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
     "$python" -m pip install --quiet "schemathesis==${schemathesis_version}" \
         || "$python" -m pip install --quiet --break-system-packages "schemathesis==${schemathesis_version}"
+fi
+
+# Debian's prometheus package: its promtool lints the metrics scrape (crates/cli/tests/cli/metrics.rs).
+# The package's own server is not started (no init system runs it here).
+if command -v promtool >/dev/null 2>&1; then
+    echo "interop: promtool already installed"
+else
+    echo "interop: installing Debian's prometheus (for promtool)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y --no-install-recommends prometheus >/dev/null \
+        || { apt-get update >/dev/null && apt-get install -y --no-install-recommends prometheus >/dev/null; }
+    command -v promtool >/dev/null 2>&1 || { echo "interop: promtool still missing" >&2; exit 1; }
 fi
 
 cd "$here/node"

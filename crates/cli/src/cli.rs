@@ -49,6 +49,9 @@ pub enum Command {
     /// See or erase what is held about one person (UK GDPR; docs/operations.md, "Personal data").
     #[command(subcommand)]
     Jobs(JobsCommand),
+    /// Check a running process: GET a URL (its /readyz) and exit 0 on 200,
+    /// 1 otherwise: for container and orchestrator health checks.
+    Health(HealthArgs),
     /// Print a shell completion script (`intake completions bash > /etc/bash_completion.d/intake`).
     Completions(CompletionsArgs),
     /// Print the manual page, in roff (`intake man > intake.1; man ./intake.1`).
@@ -100,6 +103,17 @@ pub struct EraseTarget {
     /// This one job.
     #[arg(long = "job")]
     pub job_id: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct HealthArgs {
+    /// What to ask: `/readyz` of the public port (`serve`) or of the admin
+    /// listener (`serve` and `worker`; `INTAKE_ADMIN_LISTEN`).
+    #[arg(default_value = "http://127.0.0.1:8080/readyz")]
+    pub url: String,
+    /// Seconds to wait for the answer.
+    #[arg(long, default_value_t = 3)]
+    pub timeout: u64,
 }
 
 #[derive(Debug, Args)]

@@ -1,8 +1,10 @@
 //! Dispatch of the sub commands.
 
+mod admin;
 mod backup;
 mod db;
 mod demo_data;
+mod health;
 mod import;
 mod jobs;
 mod keys;
@@ -38,6 +40,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Backup(args) => backup::run(args).await,
         Command::Restore(args) => restore::run(args).await,
         Command::Jobs(command) => jobs::run(command).await,
+        Command::Health(args) => health::run(args).await,
         Command::Completions(args) => {
             let mut script = Vec::new();
             clap_complete::generate(args.shell, &mut Cli::command(), "intake", &mut script);

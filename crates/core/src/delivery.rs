@@ -109,6 +109,15 @@ pub struct Delivery {
     pub delivered_at: Option<OffsetDateTime>,
 }
 
+/// How much the outbox holds that is not yet delivered (for the metrics).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Backlog {
+    /// Pending deliveries, due or waiting for a retry.
+    pub pending: u64,
+    /// When the oldest pending delivery was made; `None` when none is pending.
+    pub oldest_created_at: Option<OffsetDateTime>,
+}
+
 /// What a dispatcher reports after an attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {

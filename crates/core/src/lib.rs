@@ -18,6 +18,7 @@ pub mod secrets;
 pub mod spam;
 
 pub mod store;
+pub mod telemetry;
 
 pub use environment::Environment;
 pub use keys::{ApiKey, KeyPolicy, NewKey};

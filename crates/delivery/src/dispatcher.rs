@@ -202,6 +202,7 @@ struct ErrorLog {
 
 impl ErrorLog {
     fn log(&mut self, error: &intake_core::StoreError) {
+        crate::send::count_store_error(error);
         if self
             .last
             .is_none_or(|last| last.elapsed() >= Duration::from_secs(30))

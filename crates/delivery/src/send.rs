@@ -5,6 +5,7 @@ use super::attempt::Attempt;
 use super::dispatcher::Shared;
 use super::{lead, webhook};
 use intake_core::delivery::{Channel, Delivery, Outcome};
+use intake_core::telemetry::{store_error_kind, DELIVERIES, STORE_ERRORS};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use time::OffsetDateTime;
@@ -89,6 +90,13 @@ async fn attempt(shared: &Shared, delivery: &Delivery) -> Attempt {
 async fn record(shared: &Shared, delivery: &Delivery, outcome: &Outcome) {
     let now = OffsetDateTime::now_utc();
     let (id, channel, trade) = (&delivery.id, delivery.channel.as_str(), delivery.company_id);
+    let outcome_label = match outcome {
+        Outcome::Delivered => "delivered",
+        Outcome::Retry { .. } => "retry",
+        Outcome::Dead { .. } => "dead",
+        Outcome::Gone { .. } => "gone",
+    };
+    metrics::counter!(DELIVERIES, "channel" => channel, "outcome" => outcome_label).increment(1);
     match outcome {
         Outcome::Delivered => {
             tracing::info!(delivery_id = %id, channel, trade, attempt = delivery.attempts, "lead delivered")
@@ -113,7 +121,15 @@ async fn record(shared: &Shared, delivery: &Delivery, outcome: &Outcome) {
             tracing::info!(delivery_id = %id, "outcome not recorded: another dispatcher took the delivery over")
         }
         Err(error) => {
+            count_store_error(&error);
             tracing::error!(delivery_id = %id, %error, "outcome not recorded; the delivery will be claimed again when its lease ends")
         }
+    }
+}
+
+/// Counts a store error the dispatcher met (`intake_core::telemetry`).
+pub(crate) fn count_store_error(error: &intake_core::StoreError) {
+    if let Some(kind) = store_error_kind(error) {
+        metrics::counter!(STORE_ERRORS, "kind" => kind, "component" => "dispatcher").increment(1);
     }
 }

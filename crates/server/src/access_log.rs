@@ -10,8 +10,12 @@
 //!
 //! The line is written outside the request's span, so the span's fields are
 //! not repeated on it.
+//!
+//! The same middleware counts the request and its latency for the metrics
+//! (`crate::telemetry`), by route template, method and status.
 
 use crate::log_text::Escaped;
+use crate::telemetry;
 use axum::extract::{MatchedPath, Request};
 use axum::middleware::Next;
 use axum::response::Response;
@@ -51,7 +55,16 @@ pub async fn access_log(mut request: Request, next: Next) -> Response {
 
     let response = next.run(request).await;
 
-    let latency_ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    let elapsed = started.elapsed();
+    let status = response.status().as_u16();
+    let route_label = route.as_ref().map_or("unmatched", MatchedPath::as_str);
+    let method_label = telemetry::method_label(&method);
+    metrics::counter!(telemetry::HTTP_REQUESTS, "route" => route_label.to_owned(), "method" => method_label, "status" => status_label(status))
+        .increment(1);
+    metrics::histogram!(telemetry::HTTP_DURATION, "route" => route_label.to_owned(), "method" => method_label)
+        .record(elapsed.as_secs_f64());
+
+    let latency_ms = (elapsed.as_secs_f64() * 1e6).round() / 1e3;
     let request_id = request_id
         .as_ref()
         .and_then(|id| id.header_value().to_str().ok())
@@ -61,11 +74,37 @@ pub async fn access_log(mut request: Request, next: Next) -> Response {
         method = %method,
         route = route.as_ref().map(|route| display(route.as_str())),
         path = path.as_deref().map(|path| display(Escaped(path))),
-        status = response.status().as_u16(),
+        status,
         latency_ms,
         key_id = signed_by.get().map(display),
         request_id = %Escaped(request_id),
         "answered"
     );
     response
+}
+
+/// The `status` label: the code as text, without allocating for the common ones.
+fn status_label(status: u16) -> metrics::SharedString {
+    const COMMON: [(u16, &str); 16] = [
+        (200, "200"),
+        (201, "201"),
+        (204, "204"),
+        (304, "304"),
+        (400, "400"),
+        (401, "401"),
+        (404, "404"),
+        (405, "405"),
+        (408, "408"),
+        (409, "409"),
+        (413, "413"),
+        (415, "415"),
+        (422, "422"),
+        (429, "429"),
+        (500, "500"),
+        (503, "503"),
+    ];
+    match COMMON.iter().find(|(code, _)| *code == status) {
+        Some((_, text)) => metrics::SharedString::const_str(text),
+        None => metrics::SharedString::from(status.to_string()),
+    }
 }

@@ -29,6 +29,7 @@ use crate::error::ApiError;
 use crate::limits::retry_after_seconds;
 use crate::log_text::Escaped;
 use crate::state::AppState;
+use crate::telemetry;
 use axum::body::Body;
 use axum::extract::{OriginalUri, Request, State};
 use axum::http::{header, HeaderMap};
@@ -147,6 +148,7 @@ async fn authenticate(
         ));
     };
     if key.environment != state.config.environment {
+        telemetry::signature_refused("wrong_environment");
         return Err(ApiError::Unauthorized(format!(
             "The key `{}` belongs to the {} environment, but this is the {} server. Use a {} key here, or send this request to the {} server.",
             key.key_id, key.environment, state.config.environment, state.config.environment, key.environment
@@ -191,6 +193,7 @@ async fn authenticate(
 fn refused(signature: &SignatureHeader, error: &intake_signature::VerifyError) -> ApiError {
     // The key id is the client's text until it is found.
     tracing::info!(key_id = %Escaped(&signature.key_id), reason = error.summary(), "signature refused");
+    telemetry::signature_refused(error.code());
     ApiError::Unauthorized(error.to_string())
 }
 
@@ -219,12 +222,14 @@ fn bind_unpinned(
         Ok(_) => Ok(()),
         Err(bindings::Refused::OtherRequest) => {
             tracing::info!(key_id, "signature refused: already used for another request");
+            telemetry::signature_refused("reused");
             Err(ApiError::Unauthorized(format!(
                 "This signature was already used for another request (another method, path or body) in the last {} seconds. A signature that does not cover `(request-target)`, or a body that it does not cover with `digest` or `content-digest`, holds only for the first request it was sent with; with only `date` signed, two requests sent with the same Date have the same signature. {SIGN_MORE}",
                 state.bindings.lifetime().as_secs()
             )))
         }
         Err(bindings::Refused::KeyShareFull { share, retry_after }) => {
+            telemetry::rate_limited("unpinned_signatures");
             Err(ApiError::TooManyRequests {
                 detail: format!(
                     "The key `{key_id}` already has {share} signatures in use that do not cover `(request-target)` and a digest, the most one key may have at once (each is kept for {} seconds to hold it to its first request). Retry after the number of seconds in the Retry-After header. {SIGN_MORE} Such requests need no room.",
@@ -250,17 +255,20 @@ fn signature_header(headers: &HeaderMap) -> Result<SignatureHeader, ApiError> {
         (Some(value), _) if has_signature_scheme(value) => value,
         (Some(_), Some(value)) | (None, Some(value)) => value,
         (Some(_), None) => {
+            telemetry::signature_refused("other_scheme");
             return Err(ApiError::Unauthorized(
                 "The Authorization header must use the Signature scheme: `Authorization: Signature keyId=\"...\",algorithm=\"hmac-sha256\",headers=\"(request-target) host date digest\",signature=\"...\"`.".to_owned(),
-            ))
+            ));
         }
         (None, None) => {
+            telemetry::signature_refused("missing");
             return Err(ApiError::Unauthorized(
                 "This endpoint needs a signed request: send `Authorization: Signature keyId=\"...\",algorithm=\"hmac-sha256\",headers=\"(request-target) host date digest\",signature=\"...\"` with a Date header.".to_owned(),
-            ))
+            ));
         }
     };
     SignatureHeader::parse(value).map_err(|error| {
+        telemetry::signature_refused("malformed");
         ApiError::Unauthorized(format!("The Signature header is malformed: {error}"))
     })
 }
@@ -280,11 +288,13 @@ fn single_text<'a>(headers: &'a HeaderMap, name: &str) -> Result<Option<&'a str>
         return Ok(None);
     };
     if values.next().is_some() {
+        telemetry::signature_refused("malformed");
         return Err(ApiError::Unauthorized(format!(
             "Send one `{name}` header, not several."
         )));
     }
     first.to_str().map(Some).map_err(|_| {
+        telemetry::signature_refused("malformed");
         ApiError::Unauthorized(format!(
             "The `{name}` header holds characters outside visible ASCII."
         ))

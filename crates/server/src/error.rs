@@ -138,8 +138,10 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A store error met while answering a request: counted (`crate::telemetry`), then answered.
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> Self {
+        crate::telemetry::store_error("http", &error);
         match error {
             StoreError::Unavailable(cause) => ApiError::Unavailable(cause),
             StoreError::NotFound => ApiError::NotFound("Not found.".to_owned()),

@@ -5,6 +5,7 @@
 //! `intake serve` start exactly the same thing.
 
 mod access_log;
+mod admin;
 mod app;
 mod auth;
 mod body_budget;
@@ -26,8 +27,10 @@ mod serve;
 mod shutdown;
 mod state;
 mod storage;
+pub mod telemetry;
 mod workers;
 
+pub use admin::AdminListener;
 pub use app::Application;
 pub use auth::AuthenticatedKey;
 pub use body_budget::{BodyBudget, BODY_BUDGET_WAIT};

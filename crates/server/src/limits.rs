@@ -14,6 +14,7 @@ use crate::auth::AuthenticatedKey;
 use crate::config::ServerConfig;
 use crate::error::ApiError;
 use crate::state::AppState;
+use crate::telemetry;
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -57,12 +58,16 @@ pub async fn limit_per_key(
     let slot = match &limits.slots {
         Some(slots) => match slots.try_take(&key.key_id) {
             Some(slot) => Some(slot),
-            None => return too_many_at_once(&key.key_id, slots.cap()).into_response(),
+            None => {
+                telemetry::rate_limited("in_flight");
+                return too_many_at_once(&key.key_id, slots.cap()).into_response();
+            }
         },
         None => None,
     };
     if let Some(bucket) = &limits.bucket {
         if let Err(retry_after_seconds) = bucket.check(&key.key_id) {
+            telemetry::rate_limited("rate");
             return over_rate(&key.key_id, bucket, retry_after_seconds).into_response();
         }
     }

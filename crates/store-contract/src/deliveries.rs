@@ -2,7 +2,7 @@
 //! once, retried by operators.
 
 use crate::fixtures::{directory, new_job};
-use intake_core::delivery::{Channel, Delivery, DeliveryFilter, DeliveryState, Outcome};
+use intake_core::delivery::{Backlog, Channel, Delivery, DeliveryFilter, DeliveryState, Outcome};
 use intake_core::environment::Environment;
 use intake_core::jobs::NewJob;
 use intake_core::store::Store;
@@ -115,6 +115,56 @@ pub async fn a_production_job_leaves_one_delivery_per_recipient_and_channel(stor
         ..all()
     };
     assert!(store.deliveries(&by_job).await.unwrap().is_empty());
+}
+
+/// The backlog counts pending deliveries (claimed or not) and dates the
+/// oldest; delivered, dead and gone ones leave it, and staging adds nothing.
+pub async fn the_backlog_counts_pending_deliveries_and_dates_the_oldest(store: &dyn Store) {
+    directory(store).await;
+    assert_eq!(store.outbox_backlog().await.unwrap(), Backlog::default());
+    let mut older = job("job-old", Environment::Production);
+    older.received_at -= time::Duration::minutes(10);
+    store.create_job(&older).await.unwrap();
+    store
+        .create_job(&job("job-new", Environment::Production))
+        .await
+        .unwrap();
+    store
+        .create_job(&job("job-s", Environment::Staging))
+        .await
+        .unwrap();
+    let backlog = store.outbox_backlog().await.unwrap();
+    assert_eq!(
+        backlog.pending, 6,
+        "three deliveries for each production job"
+    );
+    let oldest = backlog
+        .oldest_created_at
+        .expect("a pending delivery is dated");
+    // Stored to the millisecond.
+    assert!(
+        (oldest - older.received_at).abs() < time::Duration::milliseconds(1),
+        "{oldest} vs {}",
+        older.received_at
+    );
+
+    // A claimed delivery is still pending; finished ones leave the backlog.
+    let now = OffsetDateTime::now_utc();
+    let claimed = store.claim_deliveries(now, LEASE, 10).await.unwrap();
+    assert_eq!(store.outbox_backlog().await.unwrap().pending, 6);
+    for delivery in claimed.iter().filter(|d| d.job_id == "job-old") {
+        assert!(store
+            .finish_delivery(&delivery.id, delivery.attempts, &Outcome::Delivered, now)
+            .await
+            .unwrap());
+    }
+    let backlog = store.outbox_backlog().await.unwrap();
+    assert_eq!(backlog.pending, 3);
+    let oldest = backlog.oldest_created_at.unwrap();
+    assert!(
+        oldest > older.received_at,
+        "the older job's leads are delivered"
+    );
 }
 
 /// A claimed delivery is not due for anyone until its lease ends; then it is

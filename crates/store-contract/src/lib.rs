@@ -61,6 +61,7 @@ macro_rules! store_contract_tests {
             }
             deliveries {
                 a_production_job_leaves_one_delivery_per_recipient_and_channel,
+                the_backlog_counts_pending_deliveries_and_dates_the_oldest,
                 a_claim_holds_a_delivery_until_its_lease_ends,
                 concurrent_claims_never_share_a_delivery,
                 outcomes_apply_only_to_the_current_attempt,

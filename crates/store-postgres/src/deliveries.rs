@@ -71,6 +71,12 @@ impl Deliveries for PostgresDialect {
         "UPDATE deliveries SET state = 'dead', last_error = $3, updated_at = $4 \
          WHERE id = $1 AND state = 'pending' AND attempts = $2";
 
+    async fn backlog(pool: &PgPool) -> Result<(i64, Option<OffsetDateTime>), sqlx::Error> {
+        sqlx::query_as("SELECT COUNT(*), MIN(created_at) FROM deliveries WHERE state = 'pending'")
+            .fetch_one(pool)
+            .await
+    }
+
     async fn claim(
         pool: &PgPool,
         now: OffsetDateTime,

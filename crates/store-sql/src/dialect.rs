@@ -155,6 +155,9 @@ pub trait Deliveries: Dialect {
         limit: u32,
     ) -> Result<Vec<DeliveryRow<Self::Time>>, sqlx::Error>;
 
+    /// The number of pending deliveries and the creation time of the oldest.
+    async fn backlog(pool: &Pool<Self::Db>) -> Result<(i64, Option<OffsetDateTime>), sqlx::Error>;
+
     /// Marks delivery `id`, if pending at `attempt`, gone with `error`, its
     /// target gone, and every other pending delivery to that target gone,
     /// in one transaction; whether it applied.

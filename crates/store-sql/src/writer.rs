@@ -99,6 +99,7 @@ where
     for<'c> &'c mut <D::Db as Database>::Connection: Executor<'c, Database = D::Db>,
 {
     async fn write_batch(&self, jobs: &[&NewJob]) -> Result<Outcomes, StoreError> {
+        metrics::histogram!(intake_core::telemetry::COMMIT_BATCH_SIZE).record(jobs.len() as f64);
         let Some(options) = &self.options else {
             let mut conn: PoolConnection<D::Db> = self.pool.acquire().await?;
             return write_in_transaction::<D>(&mut conn, jobs).await;

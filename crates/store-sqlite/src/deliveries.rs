@@ -34,6 +34,19 @@ impl Deliveries for SqliteDialect {
         "UPDATE deliveries SET state = 'dead', last_error = ?3, updated_ms = ?4 \
          WHERE id = ?1 AND state = 'pending' AND attempts = ?2";
 
+    async fn backlog(pool: &SqlitePool) -> Result<(i64, Option<OffsetDateTime>), sqlx::Error> {
+        let (pending, oldest): (i64, Option<i64>) = sqlx::query_as(
+            "SELECT COUNT(*), MIN(created_ms) FROM deliveries WHERE state = 'pending'",
+        )
+        .fetch_one(pool)
+        .await?;
+        let oldest = oldest
+            .map(|oldest| Millis(oldest).time())
+            .transpose()
+            .map_err(|error| sqlx::Error::Decode(error.into()))?;
+        Ok((pending, oldest))
+    }
+
     async fn claim(
         pool: &SqlitePool,
         now: OffsetDateTime,

@@ -52,12 +52,14 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .await
         .context("loading the directory")?
         .with_images(images);
+    let admin = super::admin::start(&settings, state.store.clone()).await?;
     let app = Application::build(listener, state);
     let local = app.local_addr()?;
     // Listening for SIGTERM before saying so: see `shutdown_signal`.
     let shutdown = intake_server::shutdown_signal();
     tracing::info!(address = %local, %environment, database = %redact(&settings.storage.database_url()), images = %image_location, "listening");
     app.run_until(shutdown).await.context("serving")?;
+    admin.stop().await;
     tracing::info!("stopped");
     Ok(ExitCode::SUCCESS)
 }

@@ -32,6 +32,7 @@ pub async fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         retention_policy,
         stopped,
     ));
+    let admin = super::admin::start(&settings, store.clone()).await?;
     // Listening for SIGTERM before saying it started: see `shutdown_signal`.
     let shutdown = intake_server::shutdown_signal();
     tracing::info!(
@@ -44,6 +45,7 @@ pub async fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
         .await;
     let _ = stopping.send(true);
     let _ = retention.await;
+    admin.stop().await;
     tracing::info!("stopped");
     Ok(ExitCode::SUCCESS)
 }

@@ -20,6 +20,10 @@ pub struct ServerSettings {
     /// `INTAKE_LISTEN`
     #[serde(deserialize_with = "wire::socket_address")]
     pub listen: SocketAddr,
+    /// `INTAKE_ADMIN_LISTEN`: where `serve` and `worker` answer `/metrics`,
+    /// `/healthz` and `/readyz`; none when unset or empty.
+    #[serde(deserialize_with = "wire::empty_is_none")]
+    pub admin_listen: Option<SocketAddr>,
     /// `INTAKE_ENVIRONMENT`
     #[serde(deserialize_with = "wire::parsed")]
     pub environment: Environment,
@@ -49,6 +53,7 @@ impl Default for ServerSettings {
         let server = ServerConfig::default();
         ServerSettings {
             listen: DEFAULT_LISTEN,
+            admin_listen: None,
             environment: server.environment,
             max_skew: server.max_skew,
             shutdown_grace: server.shutdown_grace,

@@ -109,8 +109,16 @@ fn the_documented_defaults_are_the_defaults() {
     let data_dir = literals["data_dir"];
     assert_eq!(
         described.keys().copied().collect::<Vec<_>>(),
-        ["database_url", "image_store", "public_api_url", "smtp_url"]
+        [
+            "admin_listen",
+            "database_url",
+            "image_store",
+            "public_api_url",
+            "smtp_url"
+        ]
     );
+    assert!(described["admin_listen"].starts_with("none"));
+    assert_eq!(defaults.server.admin_listen, None);
     assert_eq!(
         code(described["database_url"])
             .unwrap()
@@ -241,6 +249,7 @@ fn every_key_reaches_the_setting_it_names() {
     let settings = from_toml(
         r#"
         listen = "0.0.0.0:9000"
+        admin_listen = "127.0.0.1:9090"
         environment = "Production"
         max_skew_seconds = 60
         shutdown_grace_seconds = 5
@@ -287,6 +296,10 @@ fn every_key_reaches_the_setting_it_names() {
     )
     .unwrap();
     assert_eq!(settings.server.log_format, crate::logging::LogFormat::Json);
+    assert_eq!(
+        settings.server.admin_listen,
+        Some("127.0.0.1:9090".parse().unwrap())
+    );
     assert!(!settings.server.demo_data);
     assert_eq!(
         settings.storage.database_url(),
@@ -369,4 +382,25 @@ fn every_key_reaches_the_setting_it_names() {
     );
     assert_eq!(delivery.poll_interval, Duration::from_millis(100));
     assert_eq!(delivery.per_trade_concurrency, 3);
+}
+
+/// deploy/intake.toml, the sample configuration docs/deploy.md points at.
+const SAMPLE: &str = include_str!("../../../../deploy/intake.toml");
+
+#[test]
+fn the_sample_configuration_names_every_setting_at_its_default() {
+    // Every key, set on a line of its own, so an operator finds each one there.
+    let set: Vec<&str> = SAMPLE
+        .lines()
+        .filter_map(|line| line.split_once('=').map(|(key, _)| key.trim()))
+        .filter(|key| !key.starts_with('#'))
+        .collect();
+    let mut keys = Settings::keys();
+    keys.sort_unstable();
+    let mut sorted = set.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, keys, "deploy/intake.toml sets each setting once");
+    // Loaded as a file (unknown keys refused, every value checked), it
+    // changes nothing: what it says are the defaults.
+    assert_eq!(from_toml(SAMPLE).unwrap(), Settings::default());
 }

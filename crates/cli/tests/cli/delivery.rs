@@ -10,8 +10,8 @@ use intake_test_support::webhooks::{Received, Receiver};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -32,6 +32,12 @@ pub struct Trade(pub u64, pub &'static str, pub u32);
 
 /// Imports `trades`, each with its webhook at `receiver`, into the data dir.
 pub fn import_trades(tmp: &Path, dir: &Path, receiver: &Receiver, trades: &[Trade]) {
+    let file = trades_file(tmp, receiver, trades);
+    run_ok(dir, &["import", "trades", file.to_str().unwrap()]);
+}
+
+/// Writes `trades`, each with its webhook at `receiver`, as an import file in `tmp`.
+pub fn trades_file(tmp: &Path, receiver: &Receiver, trades: &[Trade]) -> PathBuf {
     let lines: Vec<String> = trades
         .iter()
         .map(|Trade(id, postcode, category)| {
@@ -43,7 +49,7 @@ pub fn import_trades(tmp: &Path, dir: &Path, receiver: &Receiver, trades: &[Trad
         .collect();
     let file = tmp.join("trades.jsonl");
     std::fs::write(&file, lines.join("\n")).unwrap();
-    run_ok(dir, &["import", "trades", file.to_str().unwrap()]);
+    file
 }
 
 /// A homeowner's job in central London; `n` makes each one a different person.
@@ -142,11 +148,18 @@ pub struct Worker {
 impl Worker {
     /// Starts `intake worker` on the data dir and waits until its dispatcher runs.
     pub fn start(dir: &Path, envs: &[(&str, &str)]) -> Worker {
-        let mut child = intake()
+        let mut command = intake();
+        command
             .arg("worker")
             .arg("--data-dir")
             .arg(dir)
-            .envs(envs.iter().copied())
+            .envs(envs.iter().copied());
+        Worker::spawn(command)
+    }
+
+    /// Runs `command` (an `intake worker` set up by the caller) and waits until its dispatcher runs.
+    pub fn spawn(mut command: Command) -> Worker {
+        let mut child = command
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()

@@ -124,8 +124,9 @@ impl Server {
         Server::spawn(command)
     }
 
-    /// Runs `command` and waits for the address it logs.
-    fn spawn(mut command: Command) -> Server {
+    /// Runs `command` (an `intake serve` set up by the caller) and waits for
+    /// the address it logs.
+    pub fn spawn(mut command: Command) -> Server {
         command.stdout(Stdio::null()).stderr(Stdio::piped());
         let mut child = command.spawn().unwrap();
         let log = Arc::new(Mutex::new(String::new()));
@@ -238,6 +239,23 @@ fn listening_address(line: &str) -> Option<SocketAddr> {
         return None;
     };
     Some(address.parse().unwrap())
+}
+
+/// The address of the admin listener a process logged (`INTAKE_ADMIN_LISTEN`), in the text or the JSON log.
+#[allow(dead_code)] // for the cli suite only; the hostile suite shares this file
+pub fn admin_address(log: &str) -> Option<String> {
+    let line = log
+        .lines()
+        .find(|line| line.contains("admin listener started"))?;
+    if line.starts_with('{') {
+        let event: serde_json::Value = serde_json::from_str(line).ok()?;
+        return event["fields"]["admin_address"].as_str().map(str::to_owned);
+    }
+    line.split("admin_address=")
+        .nth(1)?
+        .split_whitespace()
+        .next()
+        .map(str::to_owned)
 }
 
 /// `serve` on port 0 of 127.0.0.1 with `data_dir`.

@@ -1,7 +1,7 @@
 //! The delivery outbox: one row per lead to send, written with its job.
 
 use super::StoreError;
-use crate::delivery::{Delivery, DeliveryFilter, Outcome};
+use crate::delivery::{Backlog, Delivery, DeliveryFilter, Outcome};
 use async_trait::async_trait;
 use std::time::Duration;
 use time::OffsetDateTime;
@@ -37,6 +37,9 @@ pub trait Outbox: Send + Sync + 'static {
         outcome: &Outcome,
         now: OffsetDateTime,
     ) -> Result<bool, StoreError>;
+
+    /// How many deliveries are pending, and when the oldest of them was made.
+    async fn outbox_backlog(&self) -> Result<Backlog, StoreError>;
 
     /// Deliveries matching `filter`, oldest first.
     async fn deliveries(&self, filter: &DeliveryFilter) -> Result<Vec<Delivery>, StoreError>;

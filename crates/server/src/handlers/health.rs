@@ -32,10 +32,9 @@ pub async fn healthz() -> Json<Health> {
     )
 )]
 pub async fn readyz(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {
-    state
-        .store
-        .ping()
-        .await
-        .map_err(|error| ApiError::Unavailable(error.to_string()))?;
+    state.store.ping().await.map_err(|error| {
+        crate::telemetry::store_error("http", &error);
+        ApiError::Unavailable(error.to_string())
+    })?;
     Ok(Json(Health { status: "ok" }))
 }

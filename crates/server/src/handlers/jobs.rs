@@ -10,11 +10,13 @@ use crate::auth::AuthenticatedKey;
 use crate::error::ApiError;
 use crate::idempotency::answer_to;
 use crate::state::AppState;
+use crate::telemetry::{self, JobOutcome};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use intake_core::intake::{Committed, Origin, Prepared, Stop, Submission, Submitted};
 use intake_core::jobs::CreationSource;
+use intake_core::StoreError;
 use tower_http::request_id::RequestId;
 
 /// Where a request to `source` came from.
@@ -51,6 +53,13 @@ pub(crate) async fn prepare(
 /// A submission the pipeline stopped: the earlier answer to a repeat (or
 /// 409), else the refusal.
 fn stopped(stop: Stop<ApiError>) -> Result<Response, ApiError> {
+    telemetry::job(match &stop {
+        Stop::Repeat(_) => JobOutcome::Replayed,
+        Stop::Undecodable(_) | Stop::Invalid(_) => JobOutcome::Invalid,
+        Stop::Spam(_) => JobOutcome::Quarantined,
+        Stop::NoTrades { .. } => JobOutcome::NoTrades,
+        Stop::Store(_) => JobOutcome::StoreError,
+    });
     match stop {
         Stop::Repeat(repeat) => answer_to(repeat),
         other => Err(refusal(other)),
@@ -84,10 +93,16 @@ pub(crate) fn refusal(stop: Stop<ApiError>) -> ApiError {
 }
 
 /// The answer to a commit: 201 with the job's recipients (its leads are due
-/// now, so the dispatcher is woken), or the first answer of a concurrent repeat.
-pub(crate) fn created(state: &AppState, committed: Committed) -> Result<Response, ApiError> {
+/// now, so the dispatcher is woken), the first answer of a concurrent
+/// repeat, or the store's error.
+pub(crate) fn created(
+    state: &AppState,
+    committed: Result<Committed, StoreError>,
+) -> Result<Response, ApiError> {
+    let committed = committed.inspect_err(|_| telemetry::job(JobOutcome::StoreError))?;
     match committed {
         Committed::Created { answer, .. } => {
+            telemetry::job(JobOutcome::Created);
             state.deliveries_due.notify_one();
             let mut response = (StatusCode::CREATED, answer).into_response();
             response.headers_mut().insert(
@@ -96,6 +111,9 @@ pub(crate) fn created(state: &AppState, committed: Committed) -> Result<Response
             );
             Ok(response)
         }
-        Committed::Repeat(repeat) => answer_to(repeat),
+        Committed::Repeat(repeat) => {
+            telemetry::job(JobOutcome::Replayed);
+            answer_to(repeat)
+        }
     }
 }

@@ -12,6 +12,9 @@ pub async fn run(state: AppState, mut stopping: watch::Receiver<bool>) {
         tokio::select! {
             _ = ticker.tick() => {
                 if let Err(error) = state.refresh_directory().await {
+                    if let intake_core::directory::LoadError::Store(error) = &error {
+                        crate::telemetry::store_error("directory", error);
+                    }
                     tracing::warn!(%error, "directory refresh failed; serving the previous directory");
                 }
             }

@@ -171,7 +171,12 @@ pub async fn run(
                         deliveries = purged.deliveries,
                         "retention removed old records"
                     ),
-                    Err(error) => tracing::warn!(%error, "a retention pass stopped; the next one tries again"),
+                    Err(error) => {
+                        if let RetentionError::Store(error) = &error {
+                            crate::telemetry::store_error("retention", error);
+                        }
+                        tracing::warn!(%error, "a retention pass stopped; the next one tries again");
+                    }
                 }
             }
             changed = stopping.changed() => {

@@ -110,6 +110,21 @@ impl VerifyError {
         }
     }
 
+    /// The reason as a short machine name (`snake_case`), stable for
+    /// metrics and dashboards; [`VerifyError::summary`] is for people.
+    pub fn code(&self) -> &'static str {
+        match self {
+            VerifyError::Header(_) => "malformed",
+            VerifyError::MissingCoverage { .. } => "not_covered",
+            VerifyError::SigningString(_) => "signed_header_missing",
+            VerifyError::Date(_) => "bad_date",
+            VerifyError::DateSkew { .. } => "date_skew",
+            VerifyError::Expired { .. } => "expired",
+            VerifyError::Digest(_) => "digest_mismatch",
+            VerifyError::MacMismatch { .. } => "mac_mismatch",
+        }
+    }
+
     pub(super) fn date_skew(received: &str, date: OffsetDateTime, opts: &VerifyOptions) -> Self {
         VerifyError::DateSkew {
             what: TimeSource::Date,

@@ -5,7 +5,7 @@ use super::SqlStore;
 use crate::dialect::Backend;
 use crate::rows::deliveries::DeliveryRow;
 use async_trait::async_trait;
-use intake_core::delivery::{Delivery, DeliveryFilter, Outcome};
+use intake_core::delivery::{Backlog, Delivery, DeliveryFilter, Outcome};
 use intake_core::store::{Outbox, StoreError};
 use intake_store_sql_macros::sqlx_bounds;
 use std::time::Duration;
@@ -37,6 +37,14 @@ impl<D: Backend> Outbox for SqlStore<D> {
         now: OffsetDateTime,
     ) -> Result<bool, StoreError> {
         self.finish(id, attempt, outcome, now).await
+    }
+
+    async fn outbox_backlog(&self) -> Result<Backlog, StoreError> {
+        let (pending, oldest_created_at) = D::backlog(&self.pool).await?;
+        Ok(Backlog {
+            pending: u64::try_from(pending).unwrap_or_default(),
+            oldest_created_at,
+        })
     }
 
     async fn deliveries(&self, filter: &DeliveryFilter) -> Result<Vec<Delivery>, StoreError> {

@@ -58,7 +58,7 @@ pub async fn create(
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
-    created(&state, state.intake.commit(prepared, Vec::new()).await?)
+    created(&state, state.intake.commit(prepared, Vec::new()).await)
 }
 
 /// `application/json`, with or without parameters such as `charset=utf-8`.

@@ -123,16 +123,13 @@ impl Write {
             in_flight: _in_flight,
         } = self;
         let (images, written) = photos::store_all(&state.images, checked).await?;
-        match state.intake.commit(prepared, images).await {
-            Ok(committed @ Committed::Created { .. }) => {
-                written.keep();
-                created(&state, committed)
-            }
-            other => {
-                written.discard().await;
-                created(&state, other?)
-            }
+        let committed = state.intake.commit(prepared, images).await;
+        if matches!(committed, Ok(Committed::Created { .. })) {
+            written.keep();
+        } else {
+            written.discard().await;
         }
+        created(&state, committed)
     }
 }
 
