@@ -88,7 +88,6 @@ pub struct PreferredStart {
 
 /// The 201 answer: the job's id and the trades that received it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub struct JobCreated {
     /// The job's id (a UUID).
     #[schema(example = "0193a4b2-6c1e-7d2f-9a41-3b5c6d7e8f90")]
@@ -99,7 +98,6 @@ pub struct JobCreated {
 
 /// A trade that received a job.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub struct TradeRef {
     /// The trade's company id.
     pub id: u64,
@@ -113,7 +111,7 @@ pub struct TradeRef {
 
 /// `GET /jobs/{id}`: the job as stored, with its recipients.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct JobView {
     /// The job's id.
     pub id: String,
@@ -144,7 +142,7 @@ pub struct JobView {
 
 /// A photo of a job, as stored (metadata removed).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct JobImageView {
     /// The image's id.
     pub id: String,
@@ -162,7 +160,7 @@ pub struct JobImageView {
 
 /// The homeowner's contact details.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct Consumer {
     /// E-mail address.
     pub email: String,
@@ -176,7 +174,7 @@ pub struct Consumer {
 
 /// A trade chosen for a job and where its lead stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct Recipient {
     /// Company id.
     pub id: u64,

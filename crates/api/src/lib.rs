@@ -3,6 +3,11 @@
 //!
 //! Everything here is what crosses the wire: request and response bodies, the
 //! problem (error) body, and the OpenAPI schemas derived from them.
+//!
+//! Answers decode leniently: a member this version does not know is ignored,
+//! so that a member the service adds later never breaks a deployed client
+//! (issue 19). Strictness is the server's, checked in its tests against the
+//! specification's schemas (`additionalProperties: false`), not here.
 
 pub mod categories;
 pub mod jobs;

@@ -50,7 +50,6 @@ pub struct TradeSearchQuery {
 
 /// The answer of a search.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub struct TradeSearchResponse {
     /// The trades of this page, best first.
     pub items: Vec<TradeItem>,
@@ -60,7 +59,7 @@ pub struct TradeSearchResponse {
 
 /// One tradesperson in a search answer (the specification's Trade search item).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct TradeItem {
     /// The marketplace's id of the trade's company.
     #[schema(example = 104_233)]
@@ -92,7 +91,7 @@ pub struct TradeItem {
 
 /// A homeowner's review of a trade (the specification's Review).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct Review {
     /// The review text, or `null` when the reviewer wrote only a score.
     pub body: Option<String>,
@@ -131,7 +130,6 @@ pub struct Review {
 
 /// The score of one aspect of a review.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 pub struct Breakdown {
     /// What was scored.
     #[schema(example = "Reliability & timekeeping")]
@@ -143,7 +141,7 @@ pub struct Breakdown {
 
 /// A photo or video of a trade's work (the specification's Image).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct Image {
     /// Stable id of the image.
     #[schema(example = "img-104233-1")]
@@ -179,7 +177,7 @@ pub struct Image {
 
 /// Paging figures of a search answer (the specification's Pagination meta).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct SearchMeta {
     /// This page's number, from 1.
     pub current_page: u32,

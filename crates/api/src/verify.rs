@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 /// request's headers (credentials removed), the trades it would go to and the
 /// images it would keep.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct VerifyResult {
     /// The job's main members, normalised as they would be stored.
     pub body: VerifiedBody,
@@ -28,7 +28,7 @@ pub struct VerifyResult {
 
 /// The job's main members after validation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct VerifiedBody {
     /// The category id, as a number.
     #[schema(example = 1335, minimum = 1)]
@@ -45,7 +45,7 @@ pub struct VerifiedBody {
 
 /// A trade the job would be sent to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct FoundTrade {
     /// The trade's company id.
     pub company_id: u64,

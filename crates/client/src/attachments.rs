@@ -37,6 +37,19 @@ impl Client {
         .await
     }
 
+    /// `POST /verify/jobs`: how the service reads a JSON job, the trades it
+    /// would go to, and nothing created (beyond the specification: the JSON
+    /// twin of the multipart verify). Retried like a read.
+    pub async fn verify_job(&self, job_json: Vec<u8>) -> Result<VerifyResult, ClientError> {
+        let (result, _) = retry::run(self.retry_policy(), || async {
+            let body = Some(("application/json", job_json.clone()));
+            let response = self.send(Method::POST, "/verify/jobs", body).await?;
+            decode(response).await
+        })
+        .await;
+        result
+    }
+
     /// `POST /verify/jobs/with-attachments`: how the service reads the job and
     /// its images, the trades it would go to, and nothing created. Retried
     /// like a read (it changes nothing).

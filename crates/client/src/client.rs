@@ -203,16 +203,23 @@ pub(crate) async fn problem_of(response: Response) -> ClientError {
         .get(RETRY_AFTER)
         .and_then(|value| value.to_str().ok())
         .and_then(retry_after_of);
+    let request_id = response
+        .headers()
+        .get("x-request-id")
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
     match response.bytes().await {
         Ok(bytes) => match serde_json::from_slice::<Problem>(&bytes) {
             Ok(problem) => ClientError::Problem {
                 problem,
                 retry_after,
+                request_id,
             },
             Err(_) => ClientError::Status {
                 status,
                 body: String::from_utf8_lossy(&bytes).into_owned(),
                 retry_after,
+                request_id,
             },
         },
         Err(error) => ClientError::Network(error),

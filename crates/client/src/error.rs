@@ -7,16 +7,19 @@ use std::time::Duration;
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
     /// The service answered with a problem body.
-    #[error("{} {}: {}", .problem.status, .problem.title, .problem.detail)]
+    #[error("{} {}: {}{}", .problem.status, .problem.title, .problem.detail, RequestIdNote(.request_id))]
     Problem {
         /// The problem body.
         problem: Problem,
         /// The `Retry-After` the service sent, if any.
         retry_after: Option<Duration>,
+        /// The answer's `x-request-id`: quote it to the operator, who finds
+        /// the request's log lines by it.
+        request_id: Option<String>,
     },
     /// An error status whose body is not a problem, as a proxy or load
     /// balancer in front of the service may send (502, 504, an HTML 503).
-    #[error("status {status} without a problem body: {body}")]
+    #[error("status {status} without a problem body: {body}{}", RequestIdNote(.request_id))]
     Status {
         /// The HTTP status.
         status: u16,
@@ -24,6 +27,8 @@ pub enum ClientError {
         body: String,
         /// The `Retry-After` sent, if any.
         retry_after: Option<Duration>,
+        /// The answer's `x-request-id`, if it had one (a proxy's answer may not).
+        request_id: Option<String>,
     },
     /// The service could not be reached or the connection failed.
     #[error("network error: {0}")]
@@ -46,6 +51,16 @@ impl ClientError {
         }
     }
 
+    /// The `x-request-id` of an error answer.
+    pub fn request_id(&self) -> Option<&str> {
+        match self {
+            ClientError::Problem { request_id, .. } | ClientError::Status { request_id, .. } => {
+                request_id.as_deref()
+            }
+            _ => None,
+        }
+    }
+
     /// The `Retry-After` of an error answer.
     pub fn retry_after(&self) -> Option<Duration> {
         match self {
@@ -53,6 +68,18 @@ impl ClientError {
                 *retry_after
             }
             _ => None,
+        }
+    }
+}
+
+/// ` (request id …)` after an error's text, when the answer had one.
+struct RequestIdNote<'a>(&'a Option<String>);
+
+impl std::fmt::Display for RequestIdNote<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(id) => write!(f, " (request id {id})"),
+            None => Ok(()),
         }
     }
 }

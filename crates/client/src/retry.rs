@@ -61,6 +61,7 @@ impl From<&ClientError> for Outcome {
             ClientError::Problem {
                 problem,
                 retry_after,
+                ..
             } => Outcome::Status {
                 status: problem.status,
                 retry_after: *retry_after,

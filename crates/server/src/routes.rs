@@ -29,6 +29,7 @@ fn signed(state: &AppState) -> OpenApiRouter<AppState> {
             state,
             routes!(verify::verify_with_attachments),
         ))
+        .routes(signed_route(state, routes!(verify::verify_job)))
 }
 
 /// Puts the signature check in front of a route's handlers only, so a wrong

@@ -141,14 +141,20 @@ fn outcome_report(result: Result<JobOutcome, ClientError>, key: &str) -> (Value,
             eprintln!("error: {message}");
             let code = exit_code(&error);
             let report = match error {
-                ClientError::Problem { problem, .. } => json!({
+                ClientError::Problem {
+                    problem,
+                    request_id,
+                    ..
+                } => json!({
                     "status": problem.status,
                     "problem": problem,
+                    "requestId": request_id,
                     "idempotencyKey": key,
                 }),
                 other => json!({
                     "status": other.status(),
                     "error": message,
+                    "requestId": other.request_id(),
                     "idempotencyKey": key,
                 }),
             };
@@ -196,6 +202,7 @@ mod tests {
         ClientError::Problem {
             problem: Problem::new(status, "detail", "/v1/affiliate-job/jobs"),
             retry_after: None,
+            request_id: None,
         }
     }
 
@@ -225,6 +232,7 @@ mod tests {
             status: 503,
             body: "<html/>".into(),
             retry_after: None,
+            request_id: None,
         };
         assert_eq!(exit_code(&proxy), 7);
     }

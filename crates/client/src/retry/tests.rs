@@ -164,12 +164,14 @@ fn errors_map_to_outcomes() {
     let problem = ClientError::Problem {
         problem: Problem::new(503, "store unavailable", "/v1/affiliate-job/jobs"),
         retry_after: Some(SECOND),
+        request_id: None,
     };
     assert_eq!(Outcome::from(&problem), status(503, Some(SECOND)));
     let proxy = ClientError::Status {
         status: 502,
         body: "<html>Bad Gateway</html>".into(),
         retry_after: None,
+        request_id: None,
     };
     assert_eq!(Outcome::from(&proxy), status(502, None));
     let builder = reqwest::Client::new()

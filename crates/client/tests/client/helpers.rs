@@ -36,6 +36,14 @@ pub enum Answer {
     },
     /// An error status with an HTML body, as a proxy sends.
     Html { status: u16 },
+    /// Any JSON body with its status and content type, and an `x-request-id`
+    /// when given: a later version of the service, say.
+    Json {
+        status: u16,
+        content_type: &'static str,
+        body: serde_json::Value,
+        request_id: Option<&'static str>,
+    },
     /// Read the whole request, then close the connection without answering.
     Drop,
 }
@@ -220,6 +228,25 @@ async fn answer(
             "<html><body>Bad Gateway</body></html>",
         )
             .into_response(),
+        Some(Answer::Json {
+            status,
+            content_type,
+            body,
+            request_id,
+        }) => {
+            let mut response = (
+                StatusCode::from_u16(status).unwrap(),
+                [("content-type", content_type), ("connection", "close")],
+                body.to_string(),
+            )
+                .into_response();
+            if let Some(id) = request_id {
+                response
+                    .headers_mut()
+                    .insert("x-request-id", id.parse().unwrap());
+            }
+            response
+        }
         Some(Answer::Drop) => unreachable!("the listener drops these connections"),
         None => problem(500, "the stub's script ran out", uri.path()),
     }

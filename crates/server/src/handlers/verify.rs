@@ -1,15 +1,18 @@
 //! `POST /verify/jobs/with-attachments`: what the service would make of a job
-//! with photos, answered without creating anything.
+//! with photos, answered without creating anything; and `POST /verify/jobs`,
+//! its JSON twin for `POST /jobs` (beyond the specification, which names
+//! only the multipart variant: docs/conformance.md).
 //!
-//! Same signature, multipart reading, validation, spam screen and image
-//! checks as `POST /jobs/with-attachments`, so it refuses exactly what the
-//! real endpoint refuses (400, 401, 413, 415, 422). Nothing is written: no
-//! job, no image file, no idempotency record, no in-flight marker.
+//! Same signature, body reading, validation, spam screen and (for photos)
+//! image checks as the real endpoint, so each refuses exactly what its real
+//! endpoint refuses (400, 401, 413, 415, 422). Nothing is written: no job,
+//! no image file, no idempotency record, no in-flight marker.
 
 pub mod headers;
 
 use crate::auth::AuthenticatedKey;
 use crate::error::ApiError;
+use crate::handlers::jobs::create::require_json;
 use crate::handlers::jobs::with_attachments::{form, form_limits, photos};
 use crate::handlers::jobs::{origin, refusal};
 use crate::request_id::RequestIdMadeHere;
@@ -20,7 +23,7 @@ use axum::http::HeaderMap;
 use axum::{Extension, Json};
 use intake_api::jobs::Consumer;
 use intake_api::verify::{FoundTrade, VerifiedBody, VerifyResult};
-use intake_core::intake::Submitted;
+use intake_core::intake::{Submitted, Verified};
 use intake_core::jobs::CreationSource;
 use tower_http::request_id::RequestId;
 
@@ -68,30 +71,99 @@ pub async fn verify_with_attachments(
         .verify(&snapshot.directory, submitted)
         .await
         .map_err(refusal)?;
-    let (job, recipients) = (verified.job, verified.recipients);
     let checked = photos::check_all(form.uploads, &state).await?;
-    let found_trades = recipients
-        .into_iter()
-        .map(|r| FoundTrade {
-            company_id: r.company_id,
-            name: r.name,
-        })
-        .collect();
-    Ok(Json(VerifyResult {
-        body: VerifiedBody {
-            category_id: job.category_id,
-            description: job.description.clone(),
-            postcode: job.postcode.to_string(),
-            creation_source: CreationSource::ApiWithAttachments.as_str().to_owned(),
-        },
-        headers: headers::echoed(&headers, id_made_here.is_some()),
-        consumer: Consumer {
-            email: job.email.to_string(),
-            first_name: job.first_name.clone(),
-            last_name: job.last_name.clone(),
-            phone: job.phone.as_str().to_owned(),
-        },
-        found_trades,
-        images: checked.into_iter().map(|c| c.name).collect(),
-    }))
+    let images = checked.into_iter().map(|c| c.name).collect();
+    let answer = Answer {
+        headers: &headers,
+        id_made_here: id_made_here.is_some(),
+        source: CreationSource::ApiWithAttachments,
+    };
+    Ok(Json(answer.of(verified, images)))
+}
+
+/// Checks a JSON job as `POST /jobs` would, and shows the result.
+#[utoipa::path(
+    post,
+    operation_id = "verifyJob",
+    path = "/verify/jobs",
+    tag = "jobs",
+    description = "Beyond the specification, which names only the multipart verify: the JSON twin of `POST /jobs`. The same signature, JSON reading, validation and spam screen as `POST /jobs`, and the same breakdown as `POST /verify/jobs/with-attachments` (with `creationSource` `api` and no images); nothing is created, and an `Idempotency-Key` is neither needed nor kept.",
+    request_body(content = intake_api::jobs::JobRequest, content_type = "application/json"),
+    security(("signature" = [])),
+    responses(
+        (status = 200, description = "The job is acceptable: how it was read, the headers received (credentials removed) and the trades it would go to (empty when none serves it). Nothing was created.", body = VerifyResult),
+        (status = 400, description = "As for POST /jobs", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid signature", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the body read timeout (20 s by default); the connection is closed", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not application/json", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Job classified as spam", body = intake_api::Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store is unavailable, or the request took longer than the request timeout; retry after Retry-After", body = intake_api::Problem, content_type = "application/problem+json")
+    )
+)]
+pub async fn verify_job(
+    State(state): State<AppState>,
+    Extension(key): Extension<AuthenticatedKey>,
+    id_made_here: Option<Extension<RequestIdMadeHere>>,
+    request_id: Option<Extension<RequestId>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<VerifyResult>, ApiError> {
+    require_json(&headers)?;
+    let (caller, origin) = (key.caller(), origin(CreationSource::Api, request_id));
+    let submitted = Submitted {
+        caller: &caller,
+        origin: &origin,
+        body: serde_json::from_slice(&body)
+            .map_err(|error| ApiError::BadRequest(format!("The body is not valid JSON: {error}."))),
+    };
+    let snapshot = state.directory.current();
+    let verified = state
+        .intake
+        .verify(&snapshot.directory, submitted)
+        .await
+        .map_err(refusal)?;
+    let answer = Answer {
+        headers: &headers,
+        id_made_here: id_made_here.is_some(),
+        source: CreationSource::Api,
+    };
+    Ok(Json(answer.of(verified, Vec::new())))
+}
+
+/// What both verify endpoints answer about a job that passed.
+struct Answer<'a> {
+    headers: &'a HeaderMap,
+    id_made_here: bool,
+    source: CreationSource,
+}
+
+impl Answer<'_> {
+    fn of(self, verified: Verified, images: Vec<String>) -> VerifyResult {
+        let (job, recipients) = (verified.job, verified.recipients);
+        let found_trades = recipients
+            .into_iter()
+            .map(|r| FoundTrade {
+                company_id: r.company_id,
+                name: r.name,
+            })
+            .collect();
+        VerifyResult {
+            body: VerifiedBody {
+                category_id: job.category_id,
+                description: job.description.clone(),
+                postcode: job.postcode.to_string(),
+                creation_source: self.source.as_str().to_owned(),
+            },
+            headers: headers::echoed(self.headers, self.id_made_here),
+            consumer: Consumer {
+                email: job.email.to_string(),
+                first_name: job.first_name.clone(),
+                last_name: job.last_name.clone(),
+                phone: job.phone.as_str().to_owned(),
+            },
+            found_trades,
+            images,
+        }
+    }
 }

@@ -67,6 +67,7 @@ async fn every_documented_route_is_served_and_every_served_route_is_documented()
         "POST /v1/affiliate-job/jobs",
         "POST /v1/affiliate-job/jobs/with-attachments",
         "POST /v1/affiliate-job/verify/jobs/with-attachments",
+        "POST /v1/affiliate-job/verify/jobs",
         "GET /v1/affiliate-job/jobs/{id}",
         "GET /v1/affiliate-job/images/{job_id}/{image_id}",
         "GET /v1/affiliate-job/openapi.json",

@@ -204,3 +204,124 @@ async fn verify_echoes_the_request_id_only_when_the_client_sent_one() {
     let answer: Value = response.json().await.unwrap();
     assert_eq!(answer["headers"]["x-request-id"], "affiliate-trace-7");
 }
+
+/// `POST /verify/jobs`: the JSON twin, beyond the specification.
+const JSON_PATH: &str = "/verify/jobs";
+
+#[tokio::test]
+async fn the_json_verify_answers_the_breakdown_of_post_jobs_and_creates_nothing() {
+    let (app, key) = app_with_trades().await;
+    let before = app.counts().await;
+    let headers = [
+        ("idempotency-key", "verify-json-1"),
+        ("x-api-key", "secret-key"),
+    ];
+    let response = app.post_json(&key, JSON_PATH, &job_body(), &headers).await;
+    assert_eq!(response.status(), 200);
+    let answer: Value = response.json().await.unwrap();
+    assert_eq!(
+        answer["body"],
+        json!({
+            "categoryId": 1335,
+            "description": "Boiler not working, no hot water since Monday.",
+            "postcode": "SW1A 1AA",
+            "creationSource": "api"
+        })
+    );
+    assert_eq!(
+        answer["consumer"],
+        json!({"email": "sam.jones@example.com", "firstName": "Sam", "lastName": "Jones", "phone": "07900000000"})
+    );
+    assert_eq!(answer["foundTrades"].as_array().unwrap().len(), 2);
+    assert_eq!(answer["images"], json!([]));
+    let echoed = answer["headers"].as_object().unwrap();
+    assert_eq!(echoed["content-type"], "application/json");
+    assert_eq!(echoed["idempotency-key"], "verify-json-1");
+    assert!(!echoed.contains_key("authorization") && !echoed.contains_key("x-api-key"));
+
+    // Nothing kept: no job, no idempotency record; the real endpoint takes the key afresh.
+    assert_eq!(app.counts().await, before);
+    let created = app
+        .post_json(
+            &key,
+            "/jobs",
+            &job_body(),
+            &[("idempotency-key", "verify-json-1")],
+        )
+        .await;
+    assert_eq!(created.status(), 201);
+    assert!(created.headers().get("idempotency-replayed").is_none());
+}
+
+#[tokio::test]
+async fn the_json_verify_refuses_what_post_jobs_refuses() {
+    let (app, key) = app_with_trades().await;
+    let before = app.counts().await;
+    let path = api(JSON_PATH);
+
+    let mut invalid = job_body();
+    invalid["phone"] = json!("12");
+    let answer = problem(
+        app.post_json(&key, JSON_PATH, &invalid, &[]).await,
+        400,
+        &path,
+    )
+    .await;
+    assert!(
+        answer["detail"].as_str().unwrap().contains("phone"),
+        "{answer}"
+    );
+
+    let broken = app
+        .post_raw(
+            &key,
+            JSON_PATH,
+            "application/json",
+            b"{\"categoryId\":".to_vec(),
+            &[],
+        )
+        .await;
+    let answer = problem(broken, 400, &path).await;
+    assert!(
+        answer["detail"]
+            .as_str()
+            .unwrap()
+            .contains("not valid JSON"),
+        "{answer}"
+    );
+
+    let form = job_form(&job_body(), &[]);
+    let wrong_type = app
+        .post_raw(&key, JSON_PATH, &form.content_type(), form.body, &[])
+        .await;
+    problem(wrong_type, 415, &path).await;
+
+    let mut spam = job_body();
+    spam["description"] = json!("Cheap SEO backlinks at http://spam.example.com/offer now");
+    let answer = problem(app.post_json(&key, JSON_PATH, &spam, &[]).await, 422, &path).await;
+    assert_eq!(answer["detail"], "Job classified as spam");
+
+    let mut nowhere = job_body();
+    nowhere["postcode"] = json!("BT1 1AA");
+    let response = app.post_json(&key, JSON_PATH, &nowhere, &[]).await;
+    assert_eq!(
+        response.status(),
+        200,
+        "verify reports no trades rather than refusing"
+    );
+    let answer: Value = response.json().await.unwrap();
+    assert_eq!(answer["foundTrades"], json!([]));
+
+    let unsigned = app
+        .http
+        .post(app.url(&path))
+        .header("content-type", "application/json")
+        .body(serde_json::to_vec(&job_body()).unwrap())
+        .send()
+        .await
+        .unwrap();
+    problem(unsigned, 401, &path).await;
+    // Nothing kept, not even the spam in quarantine.
+    assert_eq!(app.counts().await, before);
+    assert!(app.store.quarantined(true).await.unwrap().is_empty());
+}

@@ -62,7 +62,7 @@ pub async fn create(
 }
 
 /// `application/json`, with or without parameters such as `charset=utf-8`.
-fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
+pub(crate) fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
     let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
