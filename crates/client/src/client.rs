@@ -211,7 +211,7 @@ pub(crate) async fn problem_of(response: Response) -> ClientError {
     match response.bytes().await {
         Ok(bytes) => match serde_json::from_slice::<Problem>(&bytes) {
             Ok(problem) => ClientError::Problem {
-                problem,
+                problem: Box::new(problem),
                 retry_after,
                 request_id,
             },

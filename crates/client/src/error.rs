@@ -9,8 +9,8 @@ pub enum ClientError {
     /// The service answered with a problem body.
     #[error("{} {}: {}{}", .problem.status, .problem.title, .problem.detail, RequestIdNote(.request_id))]
     Problem {
-        /// The problem body.
-        problem: Problem,
+        /// The problem body (boxed: it is the largest error by far).
+        problem: Box<Problem>,
         /// The `Retry-After` the service sent, if any.
         retry_after: Option<Duration>,
         /// The answer's `x-request-id`: quote it to the operator, who finds

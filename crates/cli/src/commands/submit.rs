@@ -200,7 +200,7 @@ mod tests {
 
     fn problem(status: u16) -> ClientError {
         ClientError::Problem {
-            problem: Problem::new(status, "detail", "/v1/affiliate-job/jobs"),
+            problem: Box::new(Problem::new(status, "detail", "/v1/affiliate-job/jobs")),
             retry_after: None,
             request_id: None,
         }

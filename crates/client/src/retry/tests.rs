@@ -162,7 +162,11 @@ fn a_retry_must_start_within_max_elapsed() {
 #[test]
 fn errors_map_to_outcomes() {
     let problem = ClientError::Problem {
-        problem: Problem::new(503, "store unavailable", "/v1/affiliate-job/jobs"),
+        problem: Box::new(Problem::new(
+            503,
+            "store unavailable",
+            "/v1/affiliate-job/jobs",
+        )),
         retry_after: Some(SECOND),
         request_id: None,
     };
