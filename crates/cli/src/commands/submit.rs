@@ -239,7 +239,12 @@ mod tests {
 
     #[test]
     fn a_problem_is_printed_with_its_body_and_the_key() {
-        let (report, code) = outcome_report(Err(problem(422)), "k-1");
+        let refused = ClientError::Problem {
+            problem: Box::new(Problem::new(422, "detail", "/v1/affiliate-job/jobs")),
+            retry_after: None,
+            request_id: Some("req-7".to_owned()),
+        };
+        let (report, code) = outcome_report(Err(refused), "k-1");
         assert_eq!(code, 5);
         assert_eq!(
             report,
@@ -252,6 +257,7 @@ mod tests {
                     "detail": "detail",
                     "instance": "/v1/affiliate-job/jobs"
                 },
+                "requestId": "req-7",
                 "idempotencyKey": "k-1"
             })
         );
