@@ -3,7 +3,8 @@
 # (crates/cli/tests/interop.rs): PyPI httpsig 1.3.0 and npm http-signature 1.4.0,
 # PyPI openapi-spec-validator to check the OpenAPI document independently, PyPI aiosmtpd as the
 # SMTP sink of the e-mail lead test, and PyPI schemathesis to fuzz the served API against its own
-# OpenAPI document (crates/cli/tests/hostile/schemathesis.rs), and Debian's prometheus for promtool.
+# OpenAPI document (crates/cli/tests/hostile/schemathesis.rs), Debian's prometheus for promtool, and
+# Debian's chromium and chromium-driver for the portal's browser test.
 #
 # Idempotent: each step is skipped when the pinned version is already in place, so CI can call it on
 # every run. Exits non-zero when anything cannot be installed, so a required interop run fails early
@@ -78,6 +79,17 @@ else
     apt-get install -y --no-install-recommends prometheus >/dev/null \
         || { apt-get update >/dev/null && apt-get install -y --no-install-recommends prometheus >/dev/null; }
     command -v promtool >/dev/null 2>&1 || { echo "interop: promtool still missing" >&2; exit 1; }
+fi
+
+# Debian's chromium and chromium-driver: the developer portal's browser test (crates/cli/tests/cli/portal.rs).
+if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then
+    echo "interop: chromium and chromedriver already installed"
+else
+    echo "interop: installing Debian's chromium and chromium-driver"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y --no-install-recommends chromium chromium-driver >/dev/null \
+        || { apt-get update >/dev/null && apt-get install -y --no-install-recommends chromium chromium-driver >/dev/null; }
+    command -v chromedriver >/dev/null 2>&1 || { echo "interop: chromedriver still missing" >&2; exit 1; }
 fi
 
 cd "$here/node"

@@ -20,6 +20,7 @@ mod image_budget;
 mod limits;
 mod log_text;
 mod openapi;
+mod portal;
 mod problem_layer;
 mod request_id;
 mod routes;

@@ -99,6 +99,7 @@ pub fn router(state: AppState) -> (Router, utoipa::openapi::OpenApi) {
     );
     let router = router
         .route(&openapi_path, get(openapi::document))
+        .merge(crate::portal::router())
         .layer(Extension(Arc::new(document.clone())))
         .with_state(state);
     (router, document)

@@ -16,6 +16,7 @@ mod many_processes;
 mod metrics;
 mod output;
 mod personal_data;
+mod portal;
 mod postgres;
 mod postgres_tls;
 mod rate_limits;
