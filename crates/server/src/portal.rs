@@ -5,12 +5,14 @@
 //!   `utoipa-swagger-ui`) rendering the service's own `openapi.json`;
 //! - `/v1/affiliate-job/portal/`: the portal's front page;
 //! - `/v1/affiliate-job/portal/playground`: the signature playground, which
-//!   signs in the browser (Web Crypto) and never sends the secret.
+//!   signs in the browser (Web Crypto) and never sends the secret;
+//! - `/v1/affiliate-job/portal/samples/{file}`: the samples of `docs/samples/`.
 //!
 //! The pages are not part of the API and not in its OpenAPI document. The
 //! portal's own pages load only their own files (`Content-Security-Policy`).
 
-use axum::http::{header, HeaderValue};
+use axum::extract::Path;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use axum::Router;
@@ -21,6 +23,31 @@ const INDEX: &str = include_str!("portal/index.html");
 const PLAYGROUND: &str = include_str!("portal/playground.html");
 const PLAYGROUND_JS: &str = include_str!("portal/playground.js");
 const CSS: &str = include_str!("portal/portal.css");
+
+/// The samples of `docs/samples/`, by file name: each creates a job and a
+/// job with a photo, and each runs in CI (`crates/cli/tests/cli/samples.rs`).
+const SAMPLES: [(&str, &str); 5] = [
+    (
+        "create_job.sh",
+        include_str!("../../../docs/samples/create_job.sh"),
+    ),
+    (
+        "create_job.py",
+        include_str!("../../../docs/samples/create_job.py"),
+    ),
+    (
+        "create_job.mjs",
+        include_str!("../../../docs/samples/create_job.mjs"),
+    ),
+    (
+        "create_job.php",
+        include_str!("../../../docs/samples/create_job.php"),
+    ),
+    (
+        "CreateJob.java",
+        include_str!("../../../docs/samples/CreateJob.java"),
+    ),
+];
 
 /// The portal's pages load nothing from elsewhere and run no inline script;
 /// the playground's requests go to this service only.
@@ -57,6 +84,15 @@ pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
             &format!("{portal}/portal.css"),
             get(|| async { page(CSS, "text/css; charset=utf-8") }),
         )
+        .route(&format!("{portal}/samples/{{file}}"), get(sample))
+}
+
+/// `GET /portal/samples/{file}`: a sample as text.
+async fn sample(Path(file): Path<String>) -> Response {
+    match SAMPLES.iter().find(|(name, _)| *name == file) {
+        Some((_, text)) => page(text, "text/plain; charset=utf-8"),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
 }
 
 /// One of the portal's files, with its type and the portal's policy.

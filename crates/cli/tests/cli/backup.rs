@@ -5,7 +5,7 @@
 //! service nor over data it was not told to replace.
 
 use crate::delivery::job;
-use crate::helpers::{client, create_key, data_dir, intake, run_ok, CliKey, Server};
+use crate::helpers::{client, create_key, data_dir, intake, photo, run_ok, CliKey, Server};
 use sqlx::{Connection, SqliteConnection};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,18 +21,6 @@ const SUBMITTERS: usize = 4;
 
 /// A job a submitter had acknowledged, and when its answer arrived.
 type Acknowledged = Arc<Mutex<Vec<(String, Instant)>>>;
-
-/// A small PNG, different for each `n`, as a phone would not send but the service takes.
-fn photo(n: usize) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, 16, 16);
-    encoder.set_color(png::ColorType::Rgb);
-    let mut writer = encoder.write_header().unwrap();
-    let pixels: Vec<u8> = (0..16 * 16 * 3).map(|i| (i * 7 + n * 13) as u8).collect();
-    writer.write_image_data(&pixels).unwrap();
-    writer.finish().unwrap();
-    out
-}
 
 /// Submits jobs (every third with a photo) until `stop`, noting each one acknowledged.
 async fn submit_until(

@@ -280,3 +280,16 @@ pub fn data_dir() -> (tempfile::TempDir, PathBuf) {
 pub fn client(server: &Server, key: &CliKey) -> intake_client::Client {
     intake_client::Client::new(&server.base_url(), &key.key_id, &key.secret).unwrap()
 }
+
+/// A small PNG, different for each `n`, as a phone would not send but the service takes.
+#[allow(dead_code)] // for the cli suite only; the hostile suite shares this file
+pub fn photo(n: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, 16, 16);
+    encoder.set_color(png::ColorType::Rgb);
+    let mut writer = encoder.write_header().unwrap();
+    let pixels: Vec<u8> = (0..16 * 16 * 3).map(|i| (i * 7 + n * 13) as u8).collect();
+    writer.write_image_data(&pixels).unwrap();
+    writer.finish().unwrap();
+    out
+}

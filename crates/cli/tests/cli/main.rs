@@ -20,5 +20,6 @@ mod portal;
 mod postgres;
 mod postgres_tls;
 mod rate_limits;
+mod samples;
 mod secrets;
 mod submit;

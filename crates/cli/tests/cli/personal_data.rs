@@ -3,7 +3,7 @@
 //! jobs, leads, quarantine and photos, with no byte of their e-mail, phone
 //! or names left in the SQLite files (database and WAL) afterwards.
 
-use crate::helpers::{data_dir, intake, Server};
+use crate::helpers::{data_dir, intake, photo, Server};
 use intake_test_support::postgres::TestDatabase;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -15,19 +15,6 @@ const EMAIL: &str = "zebedee.quillfeather@example.net";
 const FIRST: &str = "Zebedee";
 const LAST: &str = "Quillfeather";
 const PHONE_DIGITS: &str = "7700900461";
-
-fn photo(n: u8) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, 16, 16);
-    encoder.set_color(png::ColorType::Rgb);
-    let mut writer = encoder.write_header().unwrap();
-    let pixels: Vec<u8> = (0..16 * 16 * 3)
-        .map(|i| (i as u8).wrapping_mul(n))
-        .collect();
-    writer.write_image_data(&pixels).unwrap();
-    writer.finish().unwrap();
-    out
-}
 
 fn job(email: &str, phone: &str, first: &str, last: &str, description: &str) -> Vec<u8> {
     serde_json::to_vec(
@@ -226,11 +213,7 @@ async fn export_then_erase(tmp: &tempfile::TempDir, dir: &Path, database: Option
             "Boiler not working, no hot water since Monday",
         );
         let outcome = signed
-            .create_job_with_images(
-                body,
-                vec![(format!("boiler-{n}.png"), photo(n as u8 + 1))],
-                None,
-            )
+            .create_job_with_images(body, vec![(format!("boiler-{n}.png"), photo(n + 1))], None)
             .await
             .unwrap();
         assert_eq!(outcome.status, 201);
