@@ -3,6 +3,7 @@
 //! retry (docs/operations.md).
 
 mod crash;
+mod retention;
 mod worker;
 
 use crate::helpers::{intake, run_ok};
