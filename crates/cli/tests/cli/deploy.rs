@@ -13,7 +13,7 @@
 //!   the `db` service.
 
 use crate::delivery::{job, trades_file, Trade, Worker};
-use crate::helpers::{self, intake, Server};
+use crate::helpers::{self, have, intake, Server};
 use intake_test_support::postgres::TestDatabase;
 use intake_test_support::webhooks::Receiver;
 use std::collections::BTreeMap;
@@ -28,19 +28,6 @@ fn repository() -> PathBuf {
 fn read(path: &str) -> String {
     std::fs::read_to_string(repository().join(path))
         .unwrap_or_else(|error| panic!("{path}: {error}"))
-}
-
-/// Whether a tool of the machine is there; a missing one skips, unless CI requires it.
-fn have(tool: &str) -> bool {
-    let found = Command::new(tool).arg("--version").output().is_ok();
-    if !found {
-        assert!(
-            std::env::var_os("INTAKE_REQUIRE_INTEROP").is_none(),
-            "{tool} is required here"
-        );
-        eprintln!("note: {tool} is missing; skipping");
-    }
-    found
 }
 
 #[test]

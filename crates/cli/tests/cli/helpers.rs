@@ -293,3 +293,31 @@ pub fn photo(n: usize) -> Vec<u8> {
     writer.finish().unwrap();
     out
 }
+
+/// A tool of the machine that a test needs could not be started: a skip (with
+/// a note) where it is missing, a failure where CI requires it
+/// (`INTAKE_REQUIRE_INTEROP`; tests/interop/install.sh installs them all).
+#[allow(dead_code)] // for the cli suite only; the hostile suite shares this file
+pub fn tool_missing(tool: &str, why: &dyn std::fmt::Display) {
+    assert!(
+        std::env::var_os("INTAKE_REQUIRE_INTEROP").is_none(),
+        "{tool} is required here (tests/interop/install.sh installs it): {why}"
+    );
+    eprintln!("note: {tool} is missing ({why}); skipping what needs it");
+}
+
+/// Whether `tool --version` runs and succeeds; when not, [`tool_missing`].
+#[allow(dead_code)] // for the cli suite only; the hostile suite shares this file
+pub fn have(tool: &str) -> bool {
+    match Command::new(tool).arg("--version").output() {
+        Ok(output) if output.status.success() => true,
+        Ok(output) => {
+            tool_missing(tool, &output.status);
+            false
+        }
+        Err(error) => {
+            tool_missing(tool, &error);
+            false
+        }
+    }
+}

@@ -39,11 +39,7 @@ impl Driver {
         let child = match spawned {
             Ok(child) => child,
             Err(error) => {
-                assert!(
-                    std::env::var_os("INTAKE_REQUIRE_INTEROP").is_none(),
-                    "chromedriver is required here (tests/interop/install.sh installs it): {error}"
-                );
-                eprintln!("note: chromedriver is missing ({error}); skipping the browser test");
+                crate::helpers::tool_missing("chromedriver", &error);
                 return None;
             }
         };

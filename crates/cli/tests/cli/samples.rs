@@ -6,7 +6,7 @@
 //! repository.
 
 use crate::delivery::{import_trades, Trade};
-use crate::helpers::{client, create_key, data_dir, photo, Server};
+use crate::helpers::{client, create_key, data_dir, have, photo, Server};
 use intake_test_support::webhooks::Receiver;
 use serde_json::Value;
 use std::path::Path;
@@ -23,23 +23,6 @@ const SAMPLES: [(&str, &str); 5] = [
 
 fn samples_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/samples")
-}
-
-/// Whether `runtime` is on the machine; a missing one skips its sample,
-/// unless CI requires it.
-fn have(runtime: &str) -> bool {
-    let found = Command::new(runtime)
-        .arg("--version")
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if !found {
-        assert!(
-            std::env::var_os("INTAKE_REQUIRE_INTEROP").is_none(),
-            "{runtime} is required here (tests/interop/install.sh installs it)"
-        );
-        eprintln!("note: {runtime} is missing; skipping its sample");
-    }
-    found
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -12,7 +12,7 @@ pub mod headers;
 
 use crate::auth::AuthenticatedKey;
 use crate::error::ApiError;
-use crate::handlers::jobs::create::require_json;
+use crate::handlers::jobs::create::{json_body, require_json};
 use crate::handlers::jobs::with_attachments::{form, form_limits, photos};
 use crate::handlers::jobs::{origin, refusal};
 use crate::request_id::RequestIdMadeHere;
@@ -56,27 +56,14 @@ pub async fn verify_with_attachments(
 ) -> Result<Json<VerifyResult>, ApiError> {
     let boundary = form::boundary(&headers)?;
     let form = form::read(boundary, body, form_limits(&state)).await?;
-    let (caller, origin) = (
-        key.caller(),
-        origin(CreationSource::ApiWithAttachments, request_id),
-    );
-    let submitted = Submitted {
-        caller: &caller,
-        origin: &origin,
-        body: Ok::<_, ApiError>(form.data),
-    };
-    let snapshot = state.directory.current();
-    let verified = state
-        .intake
-        .verify(&snapshot.directory, submitted)
-        .await
-        .map_err(refusal)?;
+    let source = CreationSource::ApiWithAttachments;
+    let verified = verify(&state, &key, source, request_id, Ok(form.data)).await?;
     let checked = photos::check_all(form.uploads, &state).await?;
     let images = checked.into_iter().map(|c| c.name).collect();
     let answer = Answer {
         headers: &headers,
         id_made_here: id_made_here.is_some(),
-        source: CreationSource::ApiWithAttachments,
+        source,
     };
     Ok(Json(answer.of(verified, images)))
 }
@@ -110,25 +97,37 @@ pub async fn verify_job(
     body: Bytes,
 ) -> Result<Json<VerifyResult>, ApiError> {
     require_json(&headers)?;
-    let (caller, origin) = (key.caller(), origin(CreationSource::Api, request_id));
-    let submitted = Submitted {
-        caller: &caller,
-        origin: &origin,
-        body: serde_json::from_slice(&body)
-            .map_err(|error| ApiError::BadRequest(format!("The body is not valid JSON: {error}."))),
-    };
-    let snapshot = state.directory.current();
-    let verified = state
-        .intake
-        .verify(&snapshot.directory, submitted)
-        .await
-        .map_err(refusal)?;
+    let source = CreationSource::Api;
+    let verified = verify(&state, &key, source, request_id, json_body(&body)).await?;
     let answer = Answer {
         headers: &headers,
         id_made_here: id_made_here.is_some(),
-        source: CreationSource::Api,
+        source,
     };
     Ok(Json(answer.of(verified, Vec::new())))
+}
+
+/// The pipeline's checks of a submitted job, on the directory of this moment,
+/// writing nothing: the job and its would-be recipients, or the refusal.
+async fn verify(
+    state: &AppState,
+    key: &AuthenticatedKey,
+    source: CreationSource,
+    request_id: Option<Extension<RequestId>>,
+    body: Result<serde_json::Value, ApiError>,
+) -> Result<Verified, ApiError> {
+    let (caller, origin) = (key.caller(), origin(source, request_id));
+    let submitted = Submitted {
+        caller: &caller,
+        origin: &origin,
+        body,
+    };
+    let snapshot = state.directory.current();
+    state
+        .intake
+        .verify(&snapshot.directory, submitted)
+        .await
+        .map_err(refusal)
 }
 
 /// What both verify endpoints answer about a job that passed.

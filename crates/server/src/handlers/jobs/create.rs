@@ -51,14 +51,20 @@ pub async fn create(
     require_json(&headers)?;
     let submission = submission_of(&key, &headers, "POST", uri.path(), &body)?;
     let _in_flight = state.in_flight.enter(submission.scopes())?;
-    let value = serde_json::from_slice(&body)
-        .map_err(|error| ApiError::BadRequest(format!("The body is not valid JSON: {error}.")));
+    let value = json_body(&body);
     let origin = origin(CreationSource::Api, request_id);
     let prepared = match prepare(&state, &key, origin, &submission, value).await {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
     created(&state, state.intake.commit(prepared, Vec::new()).await)
+}
+
+/// The body as JSON, or the 400 that says why it is not (given to the
+/// pipeline, which answers it in its turn).
+pub(crate) fn json_body(body: &[u8]) -> Result<serde_json::Value, ApiError> {
+    serde_json::from_slice(body)
+        .map_err(|error| ApiError::BadRequest(format!("The body is not valid JSON: {error}.")))
 }
 
 /// `application/json`, with or without parameters such as `charset=utf-8`.
