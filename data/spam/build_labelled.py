@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Builds labelled.jsonl: realistic job submissions labelled spam or ham.
+"""Builds corpus/templates.jsonl: job submissions from templates, labelled
+spam or ham, one source of the corpus (corpus/README.md).
 
 Deterministic (stdlib only, random.Random(2026)): run it again and the output
-is byte-for-byte the same. Templates are filled from slot lists; about a
-quarter of each label is held out as split "test", chosen by the same seed.
+is byte-for-byte the same. Templates are filled from slot lists. Each row
+names its family: the spam kind it was made as, or `templated_jobs` for the
+real jobs.
 
-    python3 data/spam/build_labelled.py > data/spam/labelled.jsonl
+    python3 data/spam/build_labelled.py > data/spam/corpus/templates.jsonl
 """
 
 import json
@@ -414,33 +416,35 @@ def spam_person(kind):
     return first, last, "%s%d@%s" % (local, R.randint(1, 999), domain)
 
 
+# The corpus family of each spam kind.
+FAMILY = {"seo": "seo_links", "scam": "finance_crypto", "job": "jobs_essays", "adult": "adult",
+          "foreign": "foreign_script", "gibberish": "gibberish", "test": "test_submissions",
+          "repeat": "gibberish", "link": "link_only"}
+
+
 def build():
     rows, seen = [], set()
 
-    def add(description, who, label):
-        if description in seen:
+    def add(description, who, label, family):
+        # The API refuses 10 characters or fewer before any screening.
+        if description in seen or len(description) <= 10:
             return False
         seen.add(description)
         first, last, email = who
-        rows.append({"description": description, "firstName": first, "lastName": last,
-                     "email": email, "phone": phone(), "postcode": pick(POSTCODES),
-                     "label": label})
+        rows.append({"label": label, "family": family, "source": "templates", "licence": "MIT",
+                     "description": description, "firstName": first, "lastName": last,
+                     "email": email, "phone": phone().replace(" ", ""),
+                     "postcode": pick(POSTCODES)})
         return True
 
     ham = 0
     while ham < HAM_TARGET:
-        ham += add(ham_text(), person(), "ham")
+        ham += add(ham_text(), person(), "ham", "templated_jobs")
     spam, attempts = 0, 0
     while spam < SPAM_TARGET and attempts < 100000:
         attempts += 1
         kind = KINDS[spam % len(KINDS)]
-        spam += add(spam_text(kind), spam_person(kind), "spam")
-    for label in ("ham", "spam"):
-        ids = [i for i, row in enumerate(rows) if row["label"] == label]
-        R.shuffle(ids)
-        held = set(ids[: round(len(ids) * 0.25)])
-        for i in ids:
-            rows[i]["split"] = "test" if i in held else "train"
+        spam += add(spam_text(kind), spam_person(kind), "spam", FAMILY[kind])
     order = list(range(len(rows)))
     R.shuffle(order)
     return [rows[i] for i in order]

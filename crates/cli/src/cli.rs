@@ -268,37 +268,69 @@ pub struct BenchArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum SpamCommand {
-    /// Train the text model on the train split and write it.
+    /// Train the text model on the corpus and write it; with
+    /// `--with-decisions`, train on the corpus and operators' decisions and
+    /// store the model for every process, if it measures no worse.
     Train {
-        /// The labelled set, JSON Lines.
-        #[arg(long, default_value = "data/spam/labelled.jsonl")]
+        /// The corpus: a folder of JSON Lines files, or one file.
+        #[arg(long, default_value = "data/spam/corpus")]
         data: PathBuf,
-        /// Where to write the model.
-        #[arg(long, default_value = "data/spam/model.json")]
+        /// Where to write the model (without `--with-decisions`).
+        #[arg(
+            long,
+            default_value = "data/spam/model.json",
+            conflicts_with = "with_decisions"
+        )]
         output: PathBuf,
+        /// Add the decisions made with `release` and `confirm`, and store
+        /// the model in the store instead of writing a file.
+        #[arg(long)]
+        with_decisions: bool,
+        #[command(flatten)]
+        store: StoreArgs,
     },
-    /// Measure the standard screen on the test split and list its mistakes.
+    /// Measure the standard screen out of family on the corpus (and on an
+    /// independent set) and list its mistakes.
     Eval {
-        /// The labelled set, JSON Lines.
-        #[arg(long, default_value = "data/spam/labelled.jsonl")]
+        /// The corpus: a folder of JSON Lines files, or one file.
+        #[arg(long, default_value = "data/spam/corpus")]
         data: PathBuf,
+        /// A labelled set never trained on, judged by the model trained on the
+        /// whole corpus; skipped if the file does not exist.
+        #[arg(long, default_value = "data/spam/independent.jsonl")]
+        independent: PathBuf,
         /// The score at which a job is spam.
         #[arg(long, default_value_t = 1.0)]
         threshold: f64,
+        /// Also measure with operators' decisions added to training, and show
+        /// the change.
+        #[arg(long)]
+        with_decisions: bool,
+        #[command(flatten)]
+        store: StoreArgs,
     },
     /// List the submissions held back as spam, with their reasons.
     Review {
         #[command(flatten)]
         store: StoreArgs,
-        /// Also list the ones already released.
+        /// Also list the ones already released or confirmed.
         #[arg(long)]
         all: bool,
         /// Print a JSON array.
         #[arg(long)]
         json: bool,
     },
-    /// Turn a quarantined submission into a normal job: matched, stored, delivered.
+    /// Turn a quarantined submission into a normal job: matched, stored,
+    /// delivered; its text is kept as a legitimate example for training.
     Release {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// The quarantine id shown by `intake spam review`.
+        id: String,
+    },
+    /// Confirm that a quarantined submission is spam: it leaves the review
+    /// list and its text is kept as a spam example for training.
+    Confirm {
         #[command(flatten)]
         store: StoreArgs,
         /// The quarantine id shown by `intake spam review`.

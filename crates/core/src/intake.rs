@@ -426,6 +426,8 @@ impl Intake {
             score: assessment.score,
             reasons: serde_json::to_string(&assessment.reasons).unwrap_or_else(|_| "[]".to_owned()),
             released_job_id: None,
+            model_version: assessment.model_version.clone(),
+            decision: None,
         };
         self.store.quarantine(&entry).await?;
         // The reasons are for us only: logged and kept, never answered.

@@ -51,10 +51,77 @@ pub struct Assessment {
     pub reasons: Vec<Reason>,
     /// Whether `score` reached the screen's threshold.
     pub is_spam: bool,
+    /// The version of the trained text model that took part, if one did: kept
+    /// with a quarantine entry so that an operator's decision on it can be
+    /// traced to the model it corrects.
+    pub model_version: Option<String>,
 }
 
 /// A spam screen: judges one job, with no I/O (it runs inside the request).
 pub trait Screen: Send + Sync {
     /// The verdict on `input`.
     fn assess(&self, input: &SpamInput<'_>) -> Assessment;
+}
+
+/// An operator's verdict on a quarantined submission (`intake spam release`
+/// says legitimate, `intake spam confirm` says spam).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Spam: the screen was right.
+    Spam,
+    /// A legitimate job the screen caught: it was released.
+    Ham,
+}
+
+impl Verdict {
+    /// The stored form: `"spam"` or `"ham"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Spam => "spam",
+            Verdict::Ham => "ham",
+        }
+    }
+
+    /// Reads the stored form.
+    pub fn parse(text: &str) -> Option<Verdict> {
+        match text {
+            "spam" => Some(Verdict::Spam),
+            "ham" => Some(Verdict::Ham),
+            _ => None,
+        }
+    }
+}
+
+/// An operator's decision on a quarantined submission, kept as a labelled
+/// example for training (`intake spam train --with-decisions`). It holds the
+/// description and the verdict only: the caller removes e-mail addresses and
+/// phone numbers from the text, and no contact field is kept, so a decision
+/// outlives the submission's personal data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpamDecision {
+    /// The quarantine entry decided on (one decision an entry).
+    pub quarantine_id: String,
+    /// What the operator said.
+    pub verdict: Verdict,
+    /// The description, with contact details removed.
+    pub description: String,
+    /// The version of the text model that judged the submission, if known.
+    pub model_version: Option<String>,
+    /// When the operator decided.
+    pub decided_at: time::OffsetDateTime,
+}
+
+/// A text model trained with operators' decisions, kept in the store so that
+/// every process screens with it (docs/spam.md, "Learning from operators").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredSpamModel {
+    /// The model's version (a hash of its JSON).
+    pub version: String,
+    /// The model as JSON.
+    pub model: String,
+    /// What it was trained on and its out-of-family figures, as JSON.
+    pub report: String,
+    /// When it was stored.
+    pub created_at: time::OffsetDateTime,
 }

@@ -1,7 +1,8 @@
 //! The storage contract, in parts by concern: keys ([`KeyStore`]), the trade
 //! directory ([`DirectoryStore`]), jobs with their idempotency records,
 //! quarantine and contact history ([`JobStore`]), the delivery outbox
-//! ([`Outbox`]), removal by age ([`Purge`]) and the ping ([`Ping`]). [`Store`] is their sum, what the
+//! ([`Outbox`]), removal by age ([`Purge`]), what the spam screen learns from
+//! ([`SpamLearning`]) and the ping ([`Ping`]). [`Store`] is their sum, what the
 //! server and workers hold (`Arc<dyn Store>`); each backend crate implements
 //! every part with its own SQL and transactions. Methods are whole
 //! operations, never CRUD pieces.
@@ -15,6 +16,7 @@ mod keys;
 mod outbox;
 mod personal;
 mod retention;
+mod spam;
 #[cfg(feature = "sqlx")]
 mod sqlx_error;
 
@@ -24,13 +26,16 @@ pub use keys::KeyStore;
 pub use outbox::Outbox;
 pub use personal::{Person, PersonalData};
 pub use retention::{ExpiredJob, Purge};
+pub use spam::SpamLearning;
 
 use async_trait::async_trait;
 
 /// The store's parts, for code that calls their methods on a concrete or
 /// generic store: `use intake_core::store::prelude::*;`.
 pub mod prelude {
-    pub use super::{DirectoryStore, JobStore, KeyStore, Outbox, PersonalData, Ping, Purge, Store};
+    pub use super::{
+        DirectoryStore, JobStore, KeyStore, Outbox, PersonalData, Ping, Purge, SpamLearning, Store,
+    };
 }
 
 /// Why a store operation failed, in the terms the HTTP edge needs.
@@ -53,11 +58,15 @@ pub enum StoreError {
 /// Everything the service keeps: every part, implemented once per backend.
 /// Implemented for whatever implements the parts.
 pub trait Store:
-    Ping + KeyStore + DirectoryStore + JobStore + Outbox + Purge + PersonalData
+    Ping + KeyStore + DirectoryStore + JobStore + Outbox + Purge + PersonalData + SpamLearning
 {
 }
 
-impl<T: Ping + KeyStore + DirectoryStore + JobStore + Outbox + Purge + PersonalData> Store for T {}
+impl<
+        T: Ping + KeyStore + DirectoryStore + JobStore + Outbox + Purge + PersonalData + SpamLearning,
+    > Store for T
+{
+}
 
 /// Whether the store answers.
 #[async_trait]

@@ -19,6 +19,16 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
 static PHONE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\+?\d[\d \-]{8,}\d").expect("the phone pattern compiles"));
 
+/// `text` with every e-mail address replaced by `[email]` and every phone
+/// number by `[phone]`: what is kept of a description when an operator's
+/// decision turns it into a training example (docs/spam.md). The placeholders
+/// keep the shape of the text ("call me on [phone]"), which is what the model
+/// learns from, without the person's details.
+pub fn redact_contact_details(text: &str) -> String {
+    let text = EMAIL.replace_all(text, "[email]");
+    PHONE.replace_all(&text, "[phone]").into_owned()
+}
+
 // Never decisive alone: it only tips a job that other signals already doubt.
 const _: () = assert!(ContactDetails::WEIGHT < SpamScreen::DEFAULT_THRESHOLD / 2.0);
 
@@ -63,6 +73,25 @@ impl Signal for ContactDetails {
             weight: Self::WEIGHT,
             detail,
         });
+    }
+}
+
+#[cfg(test)]
+mod redaction_tests {
+    use super::redact_contact_details;
+
+    #[test]
+    fn addresses_and_numbers_are_replaced_and_the_rest_kept() {
+        assert_eq!(
+            redact_contact_details(
+                "Leak under sink, call 07700 900123 or +44 7700-900-124, or mail jo.b@example.co.uk ta"
+            ),
+            "Leak under sink, call [phone] or [phone], or mail [email] ta"
+        );
+        assert_eq!(
+            redact_contact_details("Fit 3 sockets, 2.4m apart"),
+            "Fit 3 sockets, 2.4m apart"
+        );
     }
 }
 

@@ -18,15 +18,18 @@ mod burst;
 mod contact;
 mod disposable;
 mod gibberish;
+mod job_content;
 pub mod labelled;
 mod language;
 mod links;
 mod marketing;
 mod model;
 mod names;
+mod offer;
 mod repeat;
 mod repeats;
 mod standard;
+mod stuffing;
 mod test_submission;
 mod text_model;
 mod thin;
@@ -81,16 +84,19 @@ use std::fmt;
 use intake_core::history::ContactHistory;
 
 pub use burst::ContactBurst;
-pub use contact::ContactDetails;
+pub use contact::{redact_contact_details, ContactDetails};
 pub use disposable::DisposableEmail;
 pub use gibberish::Gibberish;
+pub use job_content::NoJobContent;
 pub use language::NotEnglish;
 pub use links::Links;
 pub use marketing::Marketing;
-pub use model::{embedded_model, NaiveBayes};
+pub use model::{embedded_model, LoadedModel, ModelHandle, ModelOrigin, NaiveBayes};
 pub use names::ImplausibleName;
+pub use offer::UnsolicitedOffer;
 pub use repeat::RepeatAcrossKeys;
 pub use repeats::RepeatedCharacters;
+pub use stuffing::KeywordStuffing;
 pub use test_submission::TestSubmission;
 pub use text_model::TextModel;
 pub use thin::ThinDescription;
@@ -114,6 +120,7 @@ pub trait Signal: Send + Sync {
 pub struct SpamScreen {
     signals: Vec<Box<dyn Signal>>,
     threshold: f64,
+    model: Option<ModelHandle>,
 }
 
 impl intake_core::spam::Screen for SpamScreen {
@@ -142,6 +149,7 @@ impl SpamScreen {
         SpamScreen {
             signals: Vec::new(),
             threshold,
+            model: None,
         }
     }
 
@@ -164,6 +172,19 @@ impl SpamScreen {
         self
     }
 
+    /// Adds the [`TextModel`] over `handle`, and names the handle's model in
+    /// every [`Assessment::model_version`].
+    pub fn with_model(mut self, handle: ModelHandle) -> Self {
+        self.model = Some(handle.clone());
+        self.with_signal(TextModel::new(handle))
+    }
+
+    /// The handle of the text model, if the screen has one: a process
+    /// replaces the model through it.
+    pub fn model(&self) -> Option<&ModelHandle> {
+        self.model.as_ref()
+    }
+
     /// The score at or above which a job is spam.
     pub fn threshold(&self) -> f64 {
         self.threshold
@@ -176,6 +197,7 @@ impl SpamScreen {
 
     /// Runs every signal over `input` and sums their weights.
     pub fn assess(&self, input: &SpamInput<'_>) -> Assessment {
+        let model_version = self.model.as_ref().map(|m| m.with(|m| m.version.clone()));
         let mut reasons = Vec::new();
         for signal in &self.signals {
             signal.assess(input, &mut reasons);
@@ -187,6 +209,7 @@ impl SpamScreen {
             score,
             is_spam: score >= self.threshold,
             reasons,
+            model_version,
         }
     }
 }

@@ -13,7 +13,8 @@ use super::{Reason, Signal, SpamInput, SpamScreen};
 /// - an explicit scheme or a `www.` host, in any case;
 /// - a known link shortener, with or without a path;
 /// - a bare domain on a TLD common in spam, e.g. `cheap-watches.ru` or
-///   `example.com/offer`.
+///   `example.com/offer`, or on the reserved `.example`, which the spam
+///   corpus writes in place of real domains (data/spam/corpus/README.md).
 ///
 /// Shorteners and bare domains must end the word (a `/`, a space, closing
 /// punctuation or the end), and the TLD must be lower case, so that a missing
@@ -29,7 +30,7 @@ static LINK: LazyLock<Regex> = LazyLock::new(|| {
         | (?: (?-u:\b) (?i: bit\.ly | tinyurl\.com | goo\.gl | ow\.ly | buff\.ly | cutt\.ly
                      | rb\.gy | tiny\.cc | shorturl\.at | is\.gd | t\.co )
             | (?-u:\b) [\w-]+ (?: \.[\w-]+ )* \.
-              (?: com | net | org | info | biz | ru | cn | xyz | top | online | site | co\.uk )
+              (?: com | net | org | info | biz | ru | cn | xyz | top | online | site | co\.uk | example )
           )
           (?: / \S* )? [.,;:!?)'"]* (?: \s | $ )
         "#,
@@ -58,6 +59,12 @@ pub struct Links;
 impl Links {
     /// A link alone reaches the default threshold.
     pub const WEIGHT: f64 = 1.0;
+    /// A link in a described job ([`Links::DESCRIBED_WORDS`] words or more,
+    /// naming a job): homeowners share photos this way ("pics of the crack:
+    /// https://..."), so the link needs one more doubt to reject.
+    pub const IN_DESCRIBED_JOB: f64 = 0.6;
+    /// How many words make a described job.
+    pub const DESCRIBED_WORDS: usize = 15;
 }
 
 impl Signal for Links {
@@ -76,13 +83,22 @@ impl Signal for Links {
         };
         let others = links.count();
         let quoted: String = first.chars().take(MAX_QUOTED_CHARS).collect();
-        let detail = match others {
+        let mut detail = match others {
             0 => format!("link {quoted:?}"),
             _ => format!("link {quoted:?} and {others} more"),
         };
+        let described = crate::words::words(text).count() >= Self::DESCRIBED_WORDS
+            && crate::job_content::names_job(text);
+        if described {
+            detail.push_str(" in a described job");
+        }
         reasons.push(Reason {
             signal: self.name(),
-            weight: Self::WEIGHT,
+            weight: if described {
+                Self::IN_DESCRIBED_JOB
+            } else {
+                Self::WEIGHT
+            },
             detail,
         });
     }

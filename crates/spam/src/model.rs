@@ -1,16 +1,19 @@
-//! A multinomial naive Bayes model of descriptions, trained on the labelled
-//! set in `data/spam/` and embedded in the binary.
+//! A multinomial naive Bayes model of descriptions, trained on the corpus in
+//! `data/spam/corpus/` and embedded in the binary.
 //!
 //! The model keeps integer counts only, in a sorted map, so training twice on
 //! the same examples writes the same JSON byte for byte; log-probabilities are
 //! derived from the counts when scoring.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::fmt;
+use std::sync::{Arc, OnceLock};
 
+use arc_swap::ArcSwap;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
-/// The committed model, trained by `intake spam train` on the train split.
+/// The committed model, trained by `intake spam train` on the whole corpus.
 const EMBEDDED: &str = include_str!("../../../data/spam/model.json");
 
 /// How often each token was seen in spam and in ham descriptions.
@@ -90,12 +93,120 @@ impl NaiveBayes {
     pub fn from_json(json: &str) -> Result<NaiveBayes, serde_json::Error> {
         serde_json::from_str(json)
     }
+
+    /// The model's version: the first 12 hex digits of the SHA-256 of its
+    /// JSON. Training is reproducible, so the same examples give the same
+    /// version on every machine, and a quarantine entry's version names the
+    /// exact counts that judged it.
+    pub fn version(&self) -> String {
+        let digest = Sha256::digest(self.to_json().as_bytes());
+        hex::encode(&digest[..6])
+    }
 }
 
 /// The model in `data/spam/model.json`, parsed once.
 pub fn embedded_model() -> &'static NaiveBayes {
-    static MODEL: OnceLock<NaiveBayes> = OnceLock::new();
-    MODEL.get_or_init(|| NaiveBayes::from_json(EMBEDDED).expect("the embedded model is valid"))
+    &embedded().model
+}
+
+fn embedded() -> &'static Arc<LoadedModel> {
+    static MODEL: OnceLock<Arc<LoadedModel>> = OnceLock::new();
+    MODEL.get_or_init(|| {
+        let model = NaiveBayes::from_json(EMBEDDED).expect("the embedded model is valid");
+        Arc::new(LoadedModel::new(model, ModelOrigin::Embedded))
+    })
+}
+
+/// Where the model in use came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModelOrigin {
+    /// Built into the binary from `data/spam/model.json`: the default and the
+    /// fallback.
+    Embedded,
+    /// Trained with operators' decisions (`intake spam train
+    /// --with-decisions`) and read from the store.
+    Stored,
+}
+
+impl fmt::Display for ModelOrigin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ModelOrigin::Embedded => "embedded",
+            ModelOrigin::Stored => "stored",
+        })
+    }
+}
+
+/// A model with its version and origin, as a screen uses it.
+#[derive(Debug, PartialEq)]
+pub struct LoadedModel {
+    /// [`NaiveBayes::version`], computed once.
+    pub version: String,
+    /// Where it came from.
+    pub origin: ModelOrigin,
+    /// The counts.
+    pub model: NaiveBayes,
+}
+
+impl LoadedModel {
+    /// `model` from `origin`, with its version.
+    pub fn new(model: NaiveBayes, origin: ModelOrigin) -> Self {
+        LoadedModel {
+            version: model.version(),
+            origin,
+            model,
+        }
+    }
+}
+
+/// The model a screen uses, replaceable while requests are screened: every
+/// clone sees a replacement at once. Reading it is a lock-free atomic load,
+/// so the screen stays cheap; a process swaps in a stored model when it finds
+/// a newer one (docs/spam.md, "Learning from operators").
+#[derive(Clone)]
+pub struct ModelHandle(Arc<ArcSwap<LoadedModel>>);
+
+impl ModelHandle {
+    /// A handle over the embedded model.
+    pub fn embedded() -> Self {
+        ModelHandle(Arc::new(ArcSwap::new(Arc::clone(embedded()))))
+    }
+
+    /// A handle over `model`.
+    pub fn new(model: LoadedModel) -> Self {
+        ModelHandle(Arc::new(ArcSwap::from_pointee(model)))
+    }
+
+    /// The model in use now.
+    pub fn current(&self) -> Arc<LoadedModel> {
+        self.0.load_full()
+    }
+
+    /// Uses `model` from now on, in every clone of this handle.
+    pub fn replace(&self, model: LoadedModel) {
+        self.0.store(Arc::new(model));
+    }
+
+    /// Goes back to the embedded model.
+    pub fn reset(&self) {
+        self.0.store(Arc::clone(embedded()));
+    }
+
+    /// Calls `f` with the model in use, without taking a reference count.
+    pub(crate) fn with<T>(&self, f: impl FnOnce(&LoadedModel) -> T) -> T {
+        f(&self.0.load())
+    }
+}
+
+impl fmt::Debug for ModelHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.with(|model| {
+            f.debug_struct("ModelHandle")
+                .field("version", &model.version)
+                .field("origin", &model.origin)
+                .finish()
+        })
+    }
 }
 
 /// Word unigrams and bigrams of the lowercased text. Digits are folded to `0`
@@ -160,6 +271,22 @@ mod tests {
         let model = NaiveBayes::train(EXAMPLES);
         assert!(model.log_odds("SEO for your page on Google") > 0.0);
         assert!(model.log_odds("hot water tap leaking") < 0.0);
+    }
+
+    #[test]
+    fn the_version_names_the_counts_and_a_handle_swaps_in_every_clone() {
+        let model = NaiveBayes::train(EXAMPLES);
+        assert_eq!(model.version(), NaiveBayes::train(EXAMPLES).version());
+        assert_eq!(model.version().len(), 12);
+        assert_ne!(model.version(), embedded_model().version());
+        let handle = ModelHandle::embedded();
+        let clone = handle.clone();
+        assert_eq!(clone.current().origin, ModelOrigin::Embedded);
+        handle.replace(LoadedModel::new(model.clone(), ModelOrigin::Stored));
+        assert_eq!(clone.current().version, model.version());
+        assert_eq!(clone.current().origin, ModelOrigin::Stored);
+        handle.reset();
+        assert_eq!(clone.current().version, embedded_model().version());
     }
 
     #[test]

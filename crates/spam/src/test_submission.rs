@@ -19,6 +19,11 @@ static PHRASES: LazyLock<Regex> = LazyLock::new(|| {
             (?:please|pls|plz)\ ignore | ignore\ this | do\ not\ attend
           | test\ (?:job|submission|request|lead|only) | just\ testing | testing\ (?:the|our)\ (?:api|form|integration)
           | this\ is\ a\ test | dummy | placeholder | sample\ (?:description|text|job)
+          | do\ not\ (?:process|action|quote|contact|deliver|send) | please\ delete | delete\ (?:this|me)
+          | not\ a\ real\ (?:job|request|lead|customer) | fake\ (?:job|lead|request|data|customer)
+          | (?:integration|load|smoke|api|form|unit|qa|uat)\ test(?:ing)? | test\ (?:run|case|data|env(?:ironment)?|account|key|payload|\#?\d+)
+          | dev\ env | staging\ (?:env|environment|server|test) | lorem\ ipsum | hello\ world | foo\ bar
+          | quick\ brown\ fox | testing\ testing | (?:just\ )?(?:checking|seeing)\ (?:if|whether|that|what\ happens|the\ form)
         ) (?-u:\b)",
     )
     .expect("the test phrase pattern compiles")

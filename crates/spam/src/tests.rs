@@ -48,6 +48,7 @@ fn a_clean_job_has_a_zero_score_and_no_reasons() {
             score: 0.0,
             reasons: vec![],
             is_spam: false,
+            model_version: None,
         }
     );
     assert!(assessment.score.is_sign_positive());
@@ -142,6 +143,7 @@ fn an_assessment_serialises_with_its_reasons_for_the_quarantine() {
         serde_json::json!({
             "score": 1.0,
             "reasons": [{ "signal": "thin", "weight": 1.0, "detail": "placeholder text \"test\"" }],
+            "model_version": null,
             "is_spam": true,
         })
     );

@@ -1,7 +1,7 @@
 //! The trained text model as a signal: the [`NaiveBayes`] log-odds of the
 //! description, turned into a weight.
 
-use super::model::{embedded_model, NaiveBayes};
+use super::model::{LoadedModel, ModelHandle, ModelOrigin, NaiveBayes};
 use super::{Reason, Signal, SpamInput, SpamScreen};
 
 // The model alone may reject, but only when it is very sure.
@@ -9,22 +9,31 @@ const _: () = assert!(TextModel::MAX_WEIGHT > SpamScreen::DEFAULT_THRESHOLD);
 
 /// Adds a reason when the model leans spam (log-odds above zero), weighing
 /// `log_odds / TextModel::SCALE`, capped at [`TextModel::MAX_WEIGHT`]. With a
-/// scale of 6 the model alone rejects from log-odds 6, odds of about 400 to 1;
-/// below that it needs another signal to agree.
-#[derive(Debug, Clone, Copy)]
+/// scale of 4 the model alone rejects from log-odds 4, odds of about 55 to 1;
+/// below that it needs another signal to agree. The model is read through a
+/// [`ModelHandle`], so a process can swap in a stored model while it serves.
+#[derive(Debug, Clone)]
 pub struct TextModel {
-    model: &'static NaiveBayes,
+    model: ModelHandle,
 }
 
 impl TextModel {
     /// Log-odds per unit of weight.
-    pub const SCALE: f64 = 6.0;
+    pub const SCALE: f64 = 4.0;
     /// The most the model can add.
     pub const MAX_WEIGHT: f64 = 1.2;
 
-    /// The signal over `model`.
-    pub fn new(model: &'static NaiveBayes) -> Self {
-        TextModel { model }
+    /// The signal over the model `handle` holds.
+    pub fn new(handle: ModelHandle) -> Self {
+        TextModel { model: handle }
+    }
+
+    /// The signal over `model` alone (for evaluating a freshly trained one).
+    pub fn over(model: NaiveBayes) -> Self {
+        TextModel::new(ModelHandle::new(LoadedModel::new(
+            model,
+            ModelOrigin::Stored,
+        )))
     }
 
     /// The weight for `log_odds`: zero when the model leans ham.
@@ -36,7 +45,7 @@ impl TextModel {
 impl Default for TextModel {
     /// The signal over the [`embedded_model`].
     fn default() -> Self {
-        TextModel::new(embedded_model())
+        TextModel::new(ModelHandle::embedded())
     }
 }
 
@@ -46,14 +55,16 @@ impl Signal for TextModel {
     }
 
     fn assess(&self, input: &SpamInput<'_>, reasons: &mut Vec<Reason>) {
-        let log_odds = self.model.log_odds(input.description);
-        if log_odds > 0.0 {
-            reasons.push(Reason {
-                signal: self.name(),
-                weight: Self::weight(log_odds),
-                detail: format!("log-odds {log_odds:.2}"),
-            });
-        }
+        self.model.with(|loaded| {
+            let log_odds = loaded.model.log_odds(input.description);
+            if log_odds > 0.0 {
+                reasons.push(Reason {
+                    signal: self.name(),
+                    weight: Self::weight(log_odds),
+                    detail: format!("log-odds {log_odds:.2} (model {})", loaded.version),
+                });
+            }
+        })
     }
 }
 
@@ -64,7 +75,7 @@ mod tests {
     #[test]
     fn the_weight_grows_with_the_odds_and_is_capped() {
         assert_eq!(TextModel::weight(-3.0), 0.0);
-        assert_eq!(TextModel::weight(3.0), 0.5);
+        assert_eq!(TextModel::weight(2.0), 0.5);
         assert_eq!(TextModel::weight(60.0), TextModel::MAX_WEIGHT);
     }
 

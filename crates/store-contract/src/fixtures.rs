@@ -156,5 +156,19 @@ pub fn quarantined_at(id: &str, at: OffsetDateTime) -> intake_core::jobs::Quaran
         score: 1.5,
         reasons: "[]".to_owned(),
         released_job_id: None,
+        model_version: None,
+        decision: None,
+    }
+}
+
+/// An operator's decision on quarantine entry `id`, made at a whole second
+/// (so that it reads back equal on every backend).
+pub fn decision(id: &str, verdict: intake_core::spam::Verdict) -> intake_core::spam::SpamDecision {
+    intake_core::spam::SpamDecision {
+        quarantine_id: id.to_owned(),
+        verdict,
+        description: "Visit www.spam.example or call [phone]".to_owned(),
+        model_version: Some("0123456789ab".to_owned()),
+        decided_at: OffsetDateTime::from_unix_timestamp(1_800_000_100).unwrap(),
     }
 }

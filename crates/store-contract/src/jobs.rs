@@ -105,6 +105,8 @@ pub async fn a_quarantined_submission_is_kept_and_released_once(store: &dyn Stor
         score: 1.25,
         reasons: r#"[{"signal":"link","weight":1.0,"detail":"www.spam.example"}]"#.to_owned(),
         released_job_id: None,
+        model_version: Some("0123456789ab".to_owned()),
+        decision: None,
     };
     store.quarantine(&entry).await.unwrap();
     assert_eq!(store.quarantined(false).await.unwrap(), vec![entry.clone()]);
@@ -114,18 +116,24 @@ pub async fn a_quarantined_submission_is_kept_and_released_once(store: &dyn Stor
         idempotency: Vec::new(),
         ..job
     };
-    store.release("q-1", &job).await.unwrap();
+    let decision = crate::fixtures::decision("q-1", intake_core::spam::Verdict::Ham);
+    store.release("q-1", &job, &decision).await.unwrap();
     assert!(store.job("released-1").await.unwrap().is_some());
     assert!(store.quarantined(false).await.unwrap().is_empty());
     let all = store.quarantined(true).await.unwrap();
     assert_eq!(all[0].released_job_id.as_deref(), Some("released-1"));
+    assert_eq!(all[0].decision, Some(intake_core::spam::Verdict::Ham));
+    assert_eq!(
+        store.spam_decisions().await.unwrap(),
+        vec![decision.clone()]
+    );
 
     let again = intake_core::jobs::NewJob {
         id: "released-2".to_owned(),
         ..job
     };
     assert!(matches!(
-        store.release("q-1", &again).await,
+        store.release("q-1", &again, &decision).await,
         Err(StoreError::Conflict(_))
     ));
     assert!(
@@ -133,7 +141,7 @@ pub async fn a_quarantined_submission_is_kept_and_released_once(store: &dyn Stor
         "a refused release writes nothing"
     );
     assert!(matches!(
-        store.release("q-missing", &again).await,
+        store.release("q-missing", &again, &decision).await,
         Err(StoreError::NotFound)
     ));
 }

@@ -23,6 +23,7 @@ pub mod keys;
 pub mod migration;
 pub mod personal;
 pub mod retention;
+pub mod spam;
 
 /// One `#[tokio::test]` per test of the suite, in a module per area of this
 /// crate (`keys::a_key_reads_back_as_written`), each on a store of its own
@@ -90,6 +91,11 @@ macro_rules! store_contract_tests {
                 old_jobs_go_oldest_first_with_everything_written_with_them,
                 every_table_stays_bounded_under_daily_purges,
             }
+            spam {
+                a_submission_is_confirmed_as_spam_once,
+                decisions_outlive_retention_and_go_with_an_erasure,
+                the_latest_stored_model_is_answered,
+            }
         }
     };
     (@tests [$fresh:ident] $($area:ident { $($name:ident),* $(,)? })*) => {$(
@@ -125,6 +131,7 @@ mod tests {
             ("history", include_str!("history.rs")),
             ("retention", include_str!("retention.rs")),
             ("personal", include_str!("personal.rs")),
+            ("spam", include_str!("spam.rs")),
         ];
         let mut defined: Vec<String> = sources
             .iter()

@@ -7,6 +7,7 @@ use crate::rows::jobs::{new_recipient, JobImageRow, JobRow, RecipientRow};
 use crate::SqlStore;
 use intake_core::delivery::{recipient_state, DeliveryState};
 use intake_core::jobs::{NewJob, StoredJob, StoredRecipient};
+use intake_core::spam::SpamDecision;
 use intake_core::store::StoreError;
 use intake_store_sql_macros::sqlx_bounds;
 use std::collections::HashMap;
@@ -62,27 +63,19 @@ impl<D: Backend> SqlStore<D> {
         Ok(Some(StoredJob { job, recipients }))
     }
 
-    /// Writes `job` and marks quarantine entry `id` released as it, in one
-    /// transaction. Two operators releasing at once take turns at the entry:
-    /// the second sees the first's job id and gets a conflict.
-    pub(crate) async fn release_job(&self, id: &str, job: &NewJob) -> Result<(), StoreError> {
+    /// Writes `job`, marks quarantine entry `id` released as it and records
+    /// the operator's `decision`, in one transaction. Two operators deciding
+    /// at once take turns at the entry: the second sees the first's decision
+    /// and gets a conflict.
+    pub(crate) async fn release_job(
+        &self,
+        id: &str,
+        job: &NewJob,
+        decision: &SpamDecision,
+    ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin_with(D::BEGIN_WRITE).await?;
-        let released: Option<Option<String>> = sqlx::query_scalar(&format!(
-            "SELECT released_job_id FROM quarantine WHERE id = $1{}",
-            D::FOR_UPDATE
-        ))
-        .bind(id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        match released {
-            None => return Err(StoreError::NotFound),
-            Some(Some(job_id)) => {
-                return Err(StoreError::Conflict(format!(
-                    "already released as job {job_id}"
-                )))
-            }
-            Some(None) => {}
-        }
+        Self::undecided(&mut tx, id).await?;
+        Self::insert_decision(&mut tx, decision).await?;
         D::insert_jobs(&mut tx, &[job]).await?;
         sqlx::query("UPDATE quarantine SET released_job_id = $1 WHERE id = $2")
             .bind(&job.id)

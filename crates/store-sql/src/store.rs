@@ -21,6 +21,7 @@ mod keys;
 mod outbox;
 mod personal;
 mod retention;
+mod spam;
 
 /// A [`Store`](intake_core::Store) on one SQL database of dialect `D`;
 /// cheap to clone.

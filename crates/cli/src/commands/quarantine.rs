@@ -1,4 +1,5 @@
-//! `intake spam review | release`: nothing classified as spam is lost.
+//! `intake spam review | release`: nothing classified as spam is lost, and a
+//! release is kept as an operator's decision for training (docs/spam.md).
 
 use crate::cli::StoreArgs;
 use crate::config::{self, FlagOverrides};
@@ -7,7 +8,8 @@ use anyhow::Context;
 use intake_core::directory::Directory;
 use intake_core::jobs::route::recipients;
 use intake_core::jobs::{validate, NewJob, Quarantined};
-use intake_core::StoreError;
+use intake_core::spam::Verdict;
+use intake_core::{Store, StoreError};
 use serde_json::json;
 use std::process::ExitCode;
 use time::format_description::well_known::Rfc3339;
@@ -26,11 +28,11 @@ pub async fn review(store_args: &StoreArgs, all: bool, as_json: bool) -> anyhow:
         return Ok(ExitCode::SUCCESS);
     }
     for entry in &entries {
-        let released = entry
-            .released_job_id
-            .as_deref()
-            .map(|id| format!(" released as {id}"))
-            .unwrap_or_default();
+        let released = match (&entry.released_job_id, entry.decision) {
+            (Some(id), _) => format!(" released as {id}"),
+            (None, Some(Verdict::Spam)) => " confirmed spam".to_owned(),
+            _ => String::new(),
+        };
         outln!(
             "{} {} {} ({}) score {:.2}{released}\n  reasons: {}\n  job: {}",
             entry.id,
@@ -53,12 +55,8 @@ pub async fn release(store_args: &StoreArgs, id: &str) -> anyhow::Result<ExitCod
     )?;
     logging::init(settings.server.log_format);
     let store = open_store::open(&settings).await?;
-    let entry = store
-        .quarantined(true)
-        .await?
-        .into_iter()
-        .find(|entry| entry.id == id)
-        .with_context(|| format!("there is no quarantined submission `{id}`"))?;
+    let entry = entry(store.as_ref(), id).await?;
+    let decision = super::spam::decision_on(&entry, Verdict::Ham)?;
     let directory = Directory::load(store.as_ref()).await?;
     let submission: serde_json::Value =
         serde_json::from_str(&entry.submission).context("the stored submission is not JSON")?;
@@ -100,7 +98,7 @@ pub async fn release(store_args: &StoreArgs, id: &str) -> anyhow::Result<ExitCod
         images: Vec::new(),
         idempotency: Vec::new(),
     };
-    match store.release(id, &new_job).await {
+    match store.release(id, &new_job, &decision).await {
         Ok(()) => {
             let trades: Vec<_> = new_job
                 .recipients
@@ -121,6 +119,16 @@ pub async fn release(store_args: &StoreArgs, id: &str) -> anyhow::Result<ExitCod
     }
 }
 
+/// The quarantine entry `id`, decided on or not.
+pub(crate) async fn entry(store: &dyn Store, id: &str) -> anyhow::Result<Quarantined> {
+    store
+        .quarantined(true)
+        .await?
+        .into_iter()
+        .find(|entry| entry.id == id)
+        .with_context(|| format!("there is no quarantined submission `{id}`"))
+}
+
 fn entry_json(entry: &Quarantined) -> serde_json::Value {
     json!({
         "id": entry.id,
@@ -133,5 +141,7 @@ fn entry_json(entry: &Quarantined) -> serde_json::Value {
         "reasons": serde_json::from_str::<serde_json::Value>(&entry.reasons).unwrap_or_default(),
         "submission": serde_json::from_str::<serde_json::Value>(&entry.submission).unwrap_or_default(),
         "releasedJobId": entry.released_job_id,
+        "modelVersion": entry.model_version,
+        "decision": entry.decision.map(Verdict::as_str),
     })
 }

@@ -22,4 +22,5 @@ mod postgres_tls;
 mod rate_limits;
 mod samples;
 mod secrets;
+mod spam_learning;
 mod submit;

@@ -3,6 +3,7 @@
 
 use super::record::CreationSource;
 use crate::environment::Environment;
+use crate::spam::Verdict;
 use time::OffsetDateTime;
 
 /// A submission held back as spam.
@@ -30,4 +31,9 @@ pub struct Quarantined {
     pub reasons: String,
     /// The job made from it by `intake spam release`, if released.
     pub released_job_id: Option<String>,
+    /// The version of the text model that judged it, if one took part.
+    pub model_version: Option<String>,
+    /// An operator's decision on it, if any (read from the store; not
+    /// written by [`JobStore::quarantine`](crate::store::JobStore::quarantine)).
+    pub decision: Option<Verdict>,
 }

@@ -4,6 +4,7 @@
 use super::StoreError;
 use crate::history::{ContactHistory, HistoryQuery};
 use crate::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
+use crate::spam::SpamDecision;
 use async_trait::async_trait;
 use std::collections::HashMap;
 use time::OffsetDateTime;
@@ -68,13 +69,20 @@ pub trait JobStore: Send + Sync + 'static {
     /// Keeps a submission classified as spam.
     async fn quarantine(&self, entry: &Quarantined) -> Result<(), StoreError>;
 
-    /// Quarantined submissions, oldest first; released ones only if asked.
-    async fn quarantined(&self, include_released: bool) -> Result<Vec<Quarantined>, StoreError>;
+    /// Quarantined submissions, oldest first; those decided on (released or
+    /// confirmed as spam) only if asked.
+    async fn quarantined(&self, include_decided: bool) -> Result<Vec<Quarantined>, StoreError>;
 
     /// Writes `job` (made from quarantine entry `id`), with its deliveries as
-    /// `create_job` does, and marks the entry released, in one transaction.
-    /// `NotFound` if there is no such entry, `Conflict` if it was released already.
-    async fn release(&self, id: &str, job: &NewJob) -> Result<(), StoreError>;
+    /// `create_job` does, marks the entry released and records `decision`
+    /// (legitimate), in one transaction. `NotFound` if there is no such
+    /// entry, `Conflict` if it was released or decided on already.
+    async fn release(
+        &self,
+        id: &str,
+        job: &NewJob,
+        decision: &SpamDecision,
+    ) -> Result<(), StoreError>;
 
     /// How many rows of each kind the store holds (for operators and tests).
     async fn counts(&self) -> Result<StoreCounts, StoreError>;

@@ -1,5 +1,6 @@
 //! Polls the store's directory version and reloads the directory when an
-//! import (by this or any other process) moved it.
+//! import (by this or any other process) moved it; polls the version of the
+//! stored spam model the same way and swaps it in.
 
 use crate::state::AppState;
 use tokio::sync::watch;
@@ -16,6 +17,10 @@ pub async fn run(state: AppState, mut stopping: watch::Receiver<bool>) {
                         crate::telemetry::store_error("directory", error);
                     }
                     tracing::warn!(%error, "directory refresh failed; serving the previous directory");
+                }
+                if let Err(error) = state.refresh_spam_model().await {
+                    crate::telemetry::store_error("spam_model", &error);
+                    tracing::warn!(%error, "spam model refresh failed; screening with the model in use");
                 }
             }
             changed = stopping.changed() => {

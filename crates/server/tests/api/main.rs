@@ -30,6 +30,7 @@ mod retention;
 mod shutdown;
 mod signature_limits;
 mod spam_history;
+mod spam_model;
 mod trades;
 mod unchanged;
 mod verify;

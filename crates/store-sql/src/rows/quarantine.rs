@@ -2,11 +2,12 @@
 
 use super::bad;
 use intake_core::jobs::{CreationSource, Quarantined};
+use intake_core::spam::Verdict;
 use intake_core::store::StoreError;
 use time::OffsetDateTime;
 
 /// The columns of `quarantine`, in this order, for statements that name them.
-pub const QUARANTINE_COLUMNS: &str = "id, environment, key_id, application, creation_source, request_id, received_at, submission, score, reasons, released_job_id";
+pub const QUARANTINE_COLUMNS: &str = "id, environment, key_id, application, creation_source, request_id, received_at, submission, score, reasons, released_job_id, model_version";
 
 /// A row of `quarantine`.
 #[derive(Debug, sqlx::FromRow)]
@@ -22,6 +23,9 @@ pub struct QuarantineRow {
     pub score: f64,
     pub reasons: String,
     pub released_job_id: Option<String>,
+    pub model_version: Option<String>,
+    /// The operator's verdict, from `spam_decisions`.
+    pub decision: Option<String>,
 }
 
 impl QuarantineRow {
@@ -41,6 +45,11 @@ impl QuarantineRow {
             score: self.score,
             reasons: self.reasons,
             released_job_id: self.released_job_id,
+            model_version: self.model_version,
+            decision: self
+                .decision
+                .map(|verdict| Verdict::parse(&verdict).ok_or_else(|| bad("decision")))
+                .transpose()?,
         })
     }
 }

@@ -11,6 +11,7 @@ use crate::StoredTime;
 use async_trait::async_trait;
 use intake_core::history::{ContactHistory, HistoryQuery};
 use intake_core::jobs::{CreateOutcome, IdempotencyRecord, NewJob, Quarantined, StoredJob};
+use intake_core::spam::SpamDecision;
 use intake_core::store::{EarlierOrHistory, JobStore, LeadsQuery, StoreCounts, StoreError};
 use intake_store_sql_macros::sqlx_bounds;
 use sqlx::query::QueryAs;
@@ -78,7 +79,7 @@ impl<D: Backend> JobStore for SqlStore<D> {
     async fn quarantine(&self, entry: &Quarantined) -> Result<(), StoreError> {
         sqlx::query(&format!(
             "INSERT INTO quarantine ({QUARANTINE_COLUMNS}) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
         ))
         .bind(&entry.id)
         .bind(entry.environment.as_str())
@@ -91,27 +92,35 @@ impl<D: Backend> JobStore for SqlStore<D> {
         .bind(entry.score)
         .bind(&entry.reasons)
         .bind(&entry.released_job_id)
+        .bind(&entry.model_version)
         .execute(&self.pool)
         .await?;
         Ok(())
     }
 
-    async fn quarantined(&self, include_released: bool) -> Result<Vec<Quarantined>, StoreError> {
-        let filter = if include_released {
+    async fn quarantined(&self, include_decided: bool) -> Result<Vec<Quarantined>, StoreError> {
+        let filter = if include_decided {
             ""
         } else {
-            "WHERE released_job_id IS NULL"
+            "WHERE released_job_id IS NULL AND decision IS NULL"
         };
         let rows: Vec<QuarantineRow> = sqlx::query_as(&format!(
-            "SELECT {QUARANTINE_COLUMNS} FROM quarantine {filter} ORDER BY received_at, id"
+            "SELECT * FROM (SELECT {QUARANTINE_COLUMNS}, \
+             (SELECT verdict FROM spam_decisions WHERE quarantine_id = quarantine.id) AS decision \
+             FROM quarantine) AS entries {filter} ORDER BY received_at, id"
         ))
         .fetch_all(&self.pool)
         .await?;
         rows.into_iter().map(QuarantineRow::into_entry).collect()
     }
 
-    async fn release(&self, id: &str, job: &NewJob) -> Result<(), StoreError> {
-        self.release_job(id, job).await
+    async fn release(
+        &self,
+        id: &str,
+        job: &NewJob,
+        decision: &SpamDecision,
+    ) -> Result<(), StoreError> {
+        self.release_job(id, job, decision).await
     }
 
     async fn counts(&self) -> Result<StoreCounts, StoreError> {

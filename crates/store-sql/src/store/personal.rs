@@ -40,6 +40,17 @@ impl<D: Backend> PersonalData for SqlStore<D> {
     }
 
     async fn delete_quarantined(&self, ids: &[String]) -> Result<u64, StoreError> {
+        // Decisions keep no contact field, but an erasure leaves none of the
+        // person's text behind either; decisions go first, so that a failure
+        // between the two leaves the entries for the erasure to find again.
+        if !ids.is_empty() {
+            let mut delete = Statement::new("DELETE FROM spam_decisions WHERE quarantine_id");
+            D::push_texts(&mut delete, ids);
+            let (sql, arguments) = delete.into_parts()?;
+            sqlx::query_with(&sql, arguments)
+                .execute(&self.pool)
+                .await?;
+        }
         self.delete_ids("quarantine", ids).await
     }
 
