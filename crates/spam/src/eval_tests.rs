@@ -124,13 +124,15 @@ fn out_of_family_the_screen_meets_the_targets_of_docs_spam_md() {
             )
         })
         .collect();
+    // `cargo test -p intake-spam out_of_family -- --nocapture` shows them.
+    eprintln!("{figures:?}\n{table}");
     // Issue 16 asks for a mean recall of 95 % and no family under 80 %; the
     // figures measured (docs/spam.md) fall short, so these floors hold what
     // was reached and fail on any step back. At most 1 % of every
     // legitimate family is refused, which the issue asks for.
     assert!(
-        figures.mean_recall >= 0.88
-            && figures.min_recall >= 0.55
+        figures.mean_recall >= 0.89
+            && figures.min_recall >= 0.60
             && figures.max_false_positive_rate <= 0.01,
         "{figures:?}\n{table}{mistakes:#?}"
     );
@@ -154,7 +156,7 @@ fn on_the_independent_set_no_real_job_is_refused_and_most_spam_is() {
         .map(|j| (j.example.label, &j.example.description, j.assessment.score))
         .collect();
     assert!(
-        evaluation.false_positive_rate() <= 0.01 && evaluation.recall() >= 0.85,
+        evaluation.false_positive_rate() <= 0.01 && evaluation.recall() >= 0.87,
         "false-positive rate {:.3}, recall {:.3}, mistakes {mistakes:#?}",
         evaluation.false_positive_rate(),
         evaluation.recall(),

@@ -179,6 +179,12 @@ impl NoJobContent {
     pub const SHORT: f64 = 0.5;
     /// A long text naming no job: rejected with any other doubt.
     pub const LONG: f64 = 1.0;
+    /// From this many words, a text with a single job word weighs
+    /// [`NoJobContent::SPARSE`]: a job told at length names more than one
+    /// thing (the boiler and the radiators, the roof and the gutter).
+    pub const SPARSE_WORDS: usize = 15;
+    /// A long text with a single job word: a hint.
+    pub const SPARSE: f64 = 0.4;
 }
 
 impl Signal for NoJobContent {
@@ -188,23 +194,33 @@ impl Signal for NoJobContent {
 
     fn assess(&self, input: &SpamInput<'_>, reasons: &mut Vec<Reason>) {
         let mut count = 0;
+        let mut job_word = None;
         for word in words(input.description) {
             if is_job_word(word) {
-                return;
+                if job_word.is_some() {
+                    return;
+                }
+                job_word = Some(word);
             }
             count += 1;
         }
-        if count < Self::MIN_WORDS {
-            return;
-        }
+        let (weight, detail) = match job_word {
+            None if count >= Self::LONG_WORDS => {
+                (Self::LONG, format!("{count} words, none naming a job"))
+            }
+            None if count >= Self::MIN_WORDS => {
+                (Self::SHORT, format!("{count} words, none naming a job"))
+            }
+            Some(word) if count >= Self::SPARSE_WORDS => (
+                Self::SPARSE,
+                format!("{count} words, one naming a job ({word:?})"),
+            ),
+            _ => return,
+        };
         reasons.push(Reason {
             signal: self.name(),
-            weight: if count >= Self::LONG_WORDS {
-                Self::LONG
-            } else {
-                Self::SHORT
-            },
-            detail: format!("{count} words, none naming a job"),
+            weight,
+            detail,
         });
     }
 }

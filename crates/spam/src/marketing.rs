@@ -1,5 +1,5 @@
-//! The vocabulary of pitches: SEO, marketing, crypto, loans, recruitment and
-//! adult offers. Homeowners describing a leak do not write "backlinks".
+//! The vocabulary of pitches: SEO, marketing, crypto, loans, recruitment,
+//! adult offers and health products. Homeowners describing a leak do not write "backlinks".
 
 use std::sync::LazyLock;
 
@@ -27,7 +27,11 @@ static TERMS: LazyLock<Regex> = LazyLock::new(|| {
           | casino | free\ spins | prize | gift\ card
           | we\ are\ hiring | hiring | vacanc(?:y|ies) | send\ (?:your|me\ your)?\ ?cv | salary
           | recruitment | job\ portal
-          | viagra | cialis | singles | dating | webcam | discreet
+          | viagra | cialis | singles | dating | webcam | discreet | hook\ ?ups? | sugar\ daddy
+          | lonely\ (?:women|ladies|wives|housewives|housewife|girls|single) | my\ (?:profile|pics|photos\ are)
+          | weight\ loss | lose\ weight | slimming | diet\ pills | keto | gummies | cbd | detox
+          | fat\ (?:burn(?:ing|er)?|loss) | belly\ fat | supplements? | capsules | miracle
+          | erectile | testosterone | hair\ loss | anti-?ageing | anti-?aging | doctors\ hate
         ) (?-u:\b)",
     )
     .expect("the marketing pattern compiles")

@@ -3,13 +3,13 @@
 
 use super::{
     ContactBurst, ContactDetails, DisposableEmail, Gibberish, ImplausibleName, KeywordStuffing,
-    Marketing, ModelHandle, NoJobContent, NotEnglish, RepeatAcrossKeys, SpamScreen, TestSubmission,
-    UnsolicitedOffer,
+    Marketing, Misdirected, ModelHandle, NoJobContent, NotEnglish, RepeatAcrossKeys, SpamScreen,
+    TestSubmission, UnsolicitedOffer,
 };
 
 impl SpamScreen {
     /// The first rules, then [`Gibberish`], [`ContactDetails`], [`Marketing`],
-    /// [`UnsolicitedOffer`], [`KeywordStuffing`], [`NoJobContent`], [`TestSubmission`], [`NotEnglish`],
+    /// [`UnsolicitedOffer`], [`KeywordStuffing`], [`NoJobContent`], [`Misdirected`], [`TestSubmission`], [`NotEnglish`],
     /// [`DisposableEmail`], [`ImplausibleName`], the [`TextModel`] over
     /// the embedded model, and the history signals [`RepeatAcrossKeys`] and
     /// [`ContactBurst`] (silent unless the caller filled `SpamInput::history`).
@@ -39,6 +39,7 @@ impl SpamScreen {
             .with_signal(UnsolicitedOffer)
             .with_signal(KeywordStuffing)
             .with_signal(NoJobContent)
+            .with_signal(Misdirected)
             .with_signal(TestSubmission)
             .with_signal(NotEnglish)
             .with_signal(DisposableEmail)
@@ -70,6 +71,7 @@ mod tests {
                 "unsolicited_offer",
                 "keyword_stuffing",
                 "no_job_content",
+                "misdirected",
                 "test_submission",
                 "not_english",
                 "disposable_email",
