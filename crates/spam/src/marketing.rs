@@ -5,6 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::words::distinct_terms;
 use super::{Reason, Signal, SpamInput, SpamScreen};
 
 // One term never rejects alone: "leads" or "offer" can appear in a real job.
@@ -56,16 +57,7 @@ impl Signal for Marketing {
     }
 
     fn assess(&self, input: &SpamInput<'_>, reasons: &mut Vec<Reason>) {
-        let mut found: Vec<String> = Vec::new();
-        for term in TERMS.find_iter(input.description) {
-            let term = term.as_str().to_lowercase();
-            if !found.contains(&term) {
-                found.push(term);
-            }
-            if found.len() == MAX_TERMS {
-                break;
-            }
-        }
+        let found = distinct_terms(&TERMS, input.description, MAX_TERMS);
         if found.is_empty() {
             return;
         }

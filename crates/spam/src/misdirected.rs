@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::words::distinct_terms;
 use super::{Reason, Signal, SpamInput, SpamScreen};
 
 // Two terms and a text that names little of a job reject; one term never.
@@ -49,16 +50,7 @@ impl Signal for Misdirected {
     }
 
     fn assess(&self, input: &SpamInput<'_>, reasons: &mut Vec<Reason>) {
-        let mut found: Vec<String> = Vec::new();
-        for term in TERMS.find_iter(input.description) {
-            let term = term.as_str().to_lowercase();
-            if !found.contains(&term) {
-                found.push(term);
-            }
-            if found.len() == MAX_TERMS {
-                break;
-            }
-        }
+        let found = distinct_terms(&TERMS, input.description, MAX_TERMS);
         if found.is_empty() {
             return;
         }

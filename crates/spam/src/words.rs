@@ -51,6 +51,22 @@ pub(super) fn distinct_content_words(text: &str, enough: usize) -> usize {
     count
 }
 
+/// The distinct matches of `terms` in `text`, lowercased, in order, at most
+/// `most` of them: what a vocabulary signal lists and weighs.
+pub(super) fn distinct_terms(terms: &regex::Regex, text: &str, most: usize) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    for term in terms.find_iter(text) {
+        if found.len() == most {
+            break;
+        }
+        let term = term.as_str().to_lowercase();
+        if !found.contains(&term) {
+            found.push(term);
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
