@@ -67,32 +67,53 @@ impl Signal for Gibberish {
     }
 }
 
-/// Whether `word` looks like keyboard mashing.
+/// Whether `word` looks like keyboard mashing. Judged on the ASCII bytes,
+/// lowercased on the stack: allocating a copy of each word twice was a tenth
+/// of the screen's time.
 fn is_mashed(word: &str) -> bool {
-    let letters: Vec<char> = word.chars().flat_map(char::to_lowercase).collect();
-    if letters.len() < MIN_LETTERS || !letters.iter().all(char::is_ascii_lowercase) {
+    if word.len() < MIN_LETTERS || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
         return false;
     }
-    let vowel = |c: &char| "aeiouy".contains(*c);
-    let longest_consonant_run = letters.split(vowel).map(<[char]>::len).max().unwrap_or(0);
+    let mut buffer = [0u8; 64];
+    let owned;
+    let letters: &[u8] = if word.len() <= buffer.len() {
+        let letters = &mut buffer[..word.len()];
+        letters.copy_from_slice(word.as_bytes());
+        letters.make_ascii_lowercase();
+        letters
+    } else {
+        owned = word.to_ascii_lowercase().into_bytes();
+        &owned
+    };
+    let vowel = |c: &u8| b"aeiouy".contains(c);
+    let longest_consonant_run = letters.split(vowel).map(<[u8]>::len).max().unwrap_or(0);
     let along_a_row = letters
         .windows(2)
         .filter(|pair| neighbours(pair[0], pair[1]))
         .count();
-    let word: String = letters.iter().collect();
     !letters.iter().any(vowel)
-        || RUNS.iter().any(|run| word.contains(run))
+        || letters
+            .windows(3)
+            .any(|three| RUNS.iter().any(|run| run.as_bytes() == three))
         || longest_consonant_run >= 6
         || (letters.len() >= 5 && 5 * along_a_row >= 4 * (letters.len() - 1))
 }
 
-/// Whether `a` and `b` sit side by side on one keyboard row.
-fn neighbours(a: char, b: char) -> bool {
-    ROWS.iter().any(|row| {
-        let (Some(i), Some(j)) = (row.find(a), row.find(b)) else {
-            return false;
-        };
-        i.abs_diff(j) == 1
+/// Whether lowercase ASCII letters `a` and `b` sit side by side on one
+/// keyboard row.
+fn neighbours(a: u8, b: u8) -> bool {
+    let (Some((row_a, a)), Some((row_b, b))) = (key(a), key(b)) else {
+        return false;
+    };
+    row_a == row_b && a.abs_diff(b) == 1
+}
+
+/// The row and column of a lowercase letter on the keyboard.
+fn key(letter: u8) -> Option<(usize, usize)> {
+    ROWS.iter().enumerate().find_map(|(row, keys)| {
+        keys.bytes()
+            .position(|key| key == letter)
+            .map(|column| (row, column))
     })
 }
 

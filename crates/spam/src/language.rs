@@ -1,7 +1,10 @@
 //! Text not in English. The service matches UK homeowners with UK trades;
 //! pitches arrive in every language, jobs in English.
 
-use super::words::words;
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use super::words::{with_lowercase, words};
 use super::{Reason, Signal, SpamInput, SpamScreen};
 
 // Foreign words alone never reject: a name or a quoted product may be foreign.
@@ -30,6 +33,13 @@ const FOREIGN: &[&str] = &[
     "een", "van", "voor", "wij", "zonder", "dla", "bez", "jest", "się", "oraz", "ve", "için",
     "bir",
 ];
+
+/// [`ENGLISH`] and [`FOREIGN`] as sets: each word of a description is looked
+/// up in both, which as a scan of the lists was a fifth of the screen's time.
+static ENGLISH_SET: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| ENGLISH.iter().copied().collect());
+static FOREIGN_SET: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| FOREIGN.iter().copied().collect());
 
 /// Foreign function words that, with no English one, make a foreign text.
 const MANY_FOREIGN: usize = 4;
@@ -69,10 +79,11 @@ impl NotEnglish {
         }
         let (mut total, mut english, mut foreign) = (0, 0, 0);
         for word in words(description) {
-            let word = word.to_lowercase();
             total += 1;
-            english += usize::from(ENGLISH.contains(&word.as_str()));
-            foreign += usize::from(FOREIGN.contains(&word.as_str()));
+            with_lowercase(word, |word| {
+                english += usize::from(ENGLISH_SET.contains(word));
+                foreign += usize::from(FOREIGN_SET.contains(word));
+            });
         }
         if foreign >= MANY_FOREIGN && english == 0 {
             let detail = format!("{foreign} foreign and no English function words");

@@ -5,7 +5,7 @@
 //! the same examples writes the same JSON byte for byte; log-probabilities are
 //! derived from the counts when scoring.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -48,14 +48,21 @@ impl NaiveBayes {
             } else {
                 model.ham_documents += 1;
             }
-            for token in tokens(text) {
-                model.vocabulary.entry(token).or_insert([0, 0])[class] += 1;
+            each_token(text, |token| {
+                match model.vocabulary.get_mut(token) {
+                    Some(counts) => counts[class] += 1,
+                    None => {
+                        let mut counts = [0, 0];
+                        counts[class] = 1;
+                        model.vocabulary.insert(token.to_owned(), counts);
+                    }
+                }
                 if is_spam {
                     model.spam_tokens += 1;
                 } else {
                     model.ham_tokens += 1;
                 }
-            }
+            });
         }
         model
     }
@@ -66,20 +73,26 @@ impl NaiveBayes {
     /// training are skipped rather than smoothed: they say nothing about
     /// either class, and counting them would let length alone move the odds.
     pub fn log_odds(&self, text: &str) -> f64 {
+        self.log_odds_by(text, |token| self.vocabulary.get(token).copied())
+    }
+
+    /// [`NaiveBayes::log_odds`] with the counts of a token found by `lookup`.
+    fn log_odds_by(&self, text: &str, lookup: impl Fn(&str) -> Option<[u32; 2]>) -> f64 {
         if self.spam_documents == 0 || self.ham_documents == 0 {
             return 0.0;
         }
         let size = self.vocabulary.len() as f64;
         let spam_total = f64::from(self.spam_tokens) + size;
         let ham_total = f64::from(self.ham_tokens) + size;
-        let prior = (f64::from(self.spam_documents) / f64::from(self.ham_documents)).ln();
-        tokens(text)
-            .filter_map(|token| self.vocabulary.get(&token))
-            .fold(prior, |odds, [spam, ham]| {
-                let p_spam = (f64::from(*spam) + 1.0) / spam_total;
-                let p_ham = (f64::from(*ham) + 1.0) / ham_total;
-                odds + p_spam.ln() - p_ham.ln()
-            })
+        let mut odds = (f64::from(self.spam_documents) / f64::from(self.ham_documents)).ln();
+        each_token(text, |token| {
+            if let Some([spam, ham]) = lookup(token) {
+                let p_spam = (f64::from(spam) + 1.0) / spam_total;
+                let p_ham = (f64::from(ham) + 1.0) / ham_total;
+                odds += p_spam.ln() - p_ham.ln();
+            }
+        });
+        odds
     }
 
     /// The model as pretty JSON with a final newline, as committed.
@@ -146,6 +159,9 @@ pub struct LoadedModel {
     pub origin: ModelOrigin,
     /// The counts.
     pub model: NaiveBayes,
+    /// The vocabulary again, hashed: looking each token up in the sorted map
+    /// compared strings a dozen times a token, the screen's largest cost.
+    index: HashMap<String, [u32; 2]>,
 }
 
 impl LoadedModel {
@@ -154,8 +170,19 @@ impl LoadedModel {
         LoadedModel {
             version: model.version(),
             origin,
+            index: model
+                .vocabulary
+                .iter()
+                .map(|(token, counts)| (token.clone(), *counts))
+                .collect(),
             model,
         }
+    }
+
+    /// [`NaiveBayes::log_odds`], through the hashed vocabulary.
+    pub fn log_odds(&self, text: &str) -> f64 {
+        self.model
+            .log_odds_by(text, |token| self.index.get(token).copied())
     }
 }
 
@@ -209,25 +236,46 @@ impl fmt::Debug for ModelHandle {
     }
 }
 
-/// Word unigrams and bigrams of the lowercased text. Digits are folded to `0`
-/// so "3m" and "12m" count as one token: sizes and prices say "a real job",
-/// whatever the number.
+/// Word unigrams and bigrams of the lowercased text, as [`each_token`] gives
+/// them, owned (for training).
+#[cfg(test)]
 fn tokens(text: &str) -> impl Iterator<Item = String> {
-    let words: Vec<String> = text
+    let mut found = Vec::new();
+    each_token(text, |token| found.push(token.to_owned()));
+    found.into_iter()
+}
+
+/// Calls `f` with each word unigram of the lowercased text, then each
+/// bigram. Digits are folded to `0` so "3m" and "12m" count as one token:
+/// sizes and prices say "a real job", whatever the number. The words are
+/// written once into one buffer, a space apart, so that a bigram is a slice
+/// of it and no token is allocated.
+fn each_token(text: &str, mut f: impl FnMut(&str)) {
+    let mut buffer = String::with_capacity(text.len() + 8);
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for word in text
         .split(|c: char| !c.is_alphanumeric() && c != '£' && c != '$')
         .filter(|word| !word.is_empty())
-        .map(|word| {
-            word.chars()
-                .flat_map(char::to_lowercase)
-                .map(|c| if c.is_numeric() { '0' } else { c })
-                .collect()
-        })
-        .collect();
-    let bigrams: Vec<String> = words
-        .windows(2)
-        .map(|pair| format!("{} {}", pair[0], pair[1]))
-        .collect();
-    words.into_iter().chain(bigrams)
+    {
+        if !buffer.is_empty() {
+            buffer.push(' ');
+        }
+        let start = buffer.len();
+        buffer.extend(word.chars().flat_map(char::to_lowercase).map(|c| {
+            if c.is_numeric() {
+                '0'
+            } else {
+                c
+            }
+        }));
+        spans.push((start, buffer.len()));
+    }
+    for &(start, end) in &spans {
+        f(&buffer[start..end]);
+    }
+    for pair in spans.windows(2) {
+        f(&buffer[pair[0].0..pair[1].1]);
+    }
 }
 
 #[cfg(test)]
@@ -287,6 +335,19 @@ mod tests {
         assert_eq!(clone.current().origin, ModelOrigin::Stored);
         handle.reset();
         assert_eq!(clone.current().version, embedded_model().version());
+    }
+
+    #[test]
+    fn the_hashed_vocabulary_scores_as_the_sorted_one() {
+        let model = embedded_model();
+        let loaded = LoadedModel::new(model.clone(), ModelOrigin::Embedded);
+        for text in [
+            "Boiler not working, no hot water since Monday, £120 budget",
+            "We help plumbing firms get 3x more leads, £49 a month",
+            "Ça coûte 12€ — überprüfen Sie es",
+        ] {
+            assert_eq!(loaded.log_odds(text), model.log_odds(text), "{text}");
+        }
     }
 
     #[test]

@@ -56,7 +56,7 @@ impl Signal for TextModel {
 
     fn assess(&self, input: &SpamInput<'_>, reasons: &mut Vec<Reason>) {
         self.model.with(|loaded| {
-            let log_odds = loaded.model.log_odds(input.description);
+            let log_odds = loaded.log_odds(input.description);
             if log_odds > 0.0 {
                 reasons.push(Reason {
                     signal: self.name(),

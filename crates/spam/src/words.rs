@@ -51,6 +51,21 @@ pub(super) fn distinct_content_words(text: &str, enough: usize) -> usize {
     count
 }
 
+/// Calls `f` with `word` lowercased, without allocating when the word is
+/// ASCII and short (almost every word of a description); other words are
+/// lowercased by Unicode's rules on the heap.
+pub(super) fn with_lowercase<T>(word: &str, f: impl FnOnce(&str) -> T) -> T {
+    let mut buffer = [0u8; 32];
+    if word.len() <= buffer.len() && word.is_ascii() {
+        let lower = &mut buffer[..word.len()];
+        lower.copy_from_slice(word.as_bytes());
+        lower.make_ascii_lowercase();
+        f(std::str::from_utf8(lower).expect("ASCII is UTF-8"))
+    } else {
+        f(&word.to_lowercase())
+    }
+}
+
 /// The distinct matches of `terms` in `text`, lowercased, in order, at most
 /// `most` of them: what a vocabulary signal lists and weighs.
 pub(super) fn distinct_terms(terms: &regex::Regex, text: &str, most: usize) -> Vec<String> {
