@@ -34,12 +34,13 @@ pub async fn review(store_args: &StoreArgs, all: bool, as_json: bool) -> anyhow:
             _ => String::new(),
         };
         outln!(
-            "{} {} {} ({}) score {:.2}{released}\n  reasons: {}\n  job: {}",
+            "{} {} {} ({}) score {:.2}{released}\n  model: {}\n  reasons: {}\n  job: {}",
             entry.id,
             entry.received_at.format(&Rfc3339).unwrap_or_default(),
             entry.key_id,
             entry.application,
             entry.score,
+            entry.model_version.as_deref().unwrap_or("none"),
             entry.reasons,
             entry.submission
         )?;

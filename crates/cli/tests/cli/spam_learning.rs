@@ -72,6 +72,8 @@ async fn decisions_are_kept_without_contact_details_and_a_model_trained_with_the
     let (pitch_id, watches_id) = (id_of(pitch), id_of("Visit www.cheap-watches.ru for deals"));
     let embedded = kept[0]["modelVersion"].as_str().unwrap().to_owned();
     assert_eq!(embedded.len(), 12, "{kept}");
+    let listed = String::from_utf8_lossy(&run_ok(&dir, &["spam", "review"]).stdout).into_owned();
+    assert!(listed.contains(&format!("model: {embedded}")), "{listed}");
 
     let confirmed: Value =
         serde_json::from_slice(&run_ok(&dir, &["spam", "confirm", &pitch_id]).stdout).unwrap();
