@@ -153,10 +153,17 @@ impl AppState {
         let Some(stored) = self.store.latest_spam_model().await? else {
             return Ok(false);
         };
-        match NaiveBayes::from_json(&stored.model) {
-            Ok(model) if model.version() == stored.version => {
-                self.spam_model
-                    .replace(LoadedModel::new(model, ModelOrigin::Stored));
+        // Parsing, hashing and indexing a model takes milliseconds: off the
+        // runtime's threads.
+        let json = stored.model;
+        let loaded = tokio::task::spawn_blocking(move || {
+            NaiveBayes::from_json(&json).map(|model| LoadedModel::new(model, ModelOrigin::Stored))
+        })
+        .await
+        .map_err(|error| StoreError::Other(format!("loading the stored spam model: {error}")))?;
+        match loaded {
+            Ok(model) if model.version == stored.version => {
+                self.spam_model.replace(model);
                 tracing::info!(version = %stored.version, previous = %current.version, "screening with the spam model from the store");
                 Ok(true)
             }
