@@ -115,6 +115,10 @@ impl Held {
                         .unwrap_or_else(|_| json!(entry.submission)),
                     "score": entry.score,
                     "releasedJobId": entry.released_job_id,
+                    // An operator's decision keeps this submission's
+                    // description (contact details removed) for training;
+                    // an erasure removes it with the entry.
+                    "decision": entry.decision.map(intake_core::spam::Verdict::as_str),
                 })
             })
             .collect();

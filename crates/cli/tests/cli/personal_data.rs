@@ -246,6 +246,10 @@ async fn export_then_erase(tmp: &tempfile::TempDir, dir: &Path, database: Option
     assert_eq!(export["jobs"][0]["images"].as_array().unwrap().len(), 1);
     assert_eq!(export["quarantined"].as_array().unwrap().len(), 1);
     assert_eq!(export["quarantined"][0]["submission"]["lastName"], LAST);
+    assert_eq!(
+        export["quarantined"][0]["decision"],
+        serde_json::Value::Null
+    );
     let (_, by_email, _) = place.jobs(&["export", "--email", "ZEBEDEE.QUILLFEATHER@example.net"]);
     let by_email: Value = serde_json::from_str(&by_email).unwrap();
     assert_eq!(by_email["jobs"], export["jobs"]);
