@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::words::distinct_terms;
+use super::words::push_terms;
 use super::{Reason, Signal, SpamInput, SpamScreen};
 
 // One term never rejects alone: "leads" or "offer" can appear in a real job.
@@ -57,15 +57,14 @@ impl Signal for Marketing {
     }
 
     fn assess(&self, input: &SpamInput<'_>, reasons: &mut Vec<Reason>) {
-        let found = distinct_terms(&TERMS, input.description, MAX_TERMS);
-        if found.is_empty() {
-            return;
-        }
-        reasons.push(Reason {
-            signal: self.name(),
-            weight: Self::PER_TERM * found.len() as f64,
-            detail: format!("pitch terms {}", found.join(", ")),
-        });
+        let vocabulary = (&*TERMS, MAX_TERMS, Self::PER_TERM);
+        push_terms(
+            reasons,
+            self.name(),
+            vocabulary,
+            input.description,
+            "pitch terms",
+        );
     }
 }
 

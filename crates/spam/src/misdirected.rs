@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::words::distinct_terms;
+use super::words::push_terms;
 use super::{Reason, Signal, SpamInput, SpamScreen};
 
 // Two terms and a text that names little of a job reject; one term never.
@@ -50,15 +50,14 @@ impl Signal for Misdirected {
     }
 
     fn assess(&self, input: &SpamInput<'_>, reasons: &mut Vec<Reason>) {
-        let found = distinct_terms(&TERMS, input.description, MAX_TERMS);
-        if found.is_empty() {
-            return;
-        }
-        reasons.push(Reason {
-            signal: self.name(),
-            weight: Self::PER_TERM * found.len() as f64,
-            detail: format!("terms of another service: {}", found.join(", ")),
-        });
+        let vocabulary = (&*TERMS, MAX_TERMS, Self::PER_TERM);
+        push_terms(
+            reasons,
+            self.name(),
+            vocabulary,
+            input.description,
+            "terms of another service:",
+        );
     }
 }
 

@@ -66,9 +66,30 @@ pub(super) fn with_lowercase<T>(word: &str, f: impl FnOnce(&str) -> T) -> T {
     }
 }
 
+/// A vocabulary signal's one reason: the distinct matches of `terms` in
+/// `text` (at most `most`), weighing `per_term` each, described as `what`
+/// and the terms. Nothing when none matches.
+pub(super) fn push_terms(
+    reasons: &mut Vec<super::Reason>,
+    signal: &'static str,
+    (terms, most, per_term): (&regex::Regex, usize, f64),
+    text: &str,
+    what: &str,
+) {
+    let found = distinct_terms(terms, text, most);
+    if found.is_empty() {
+        return;
+    }
+    reasons.push(super::Reason {
+        signal,
+        weight: per_term * found.len() as f64,
+        detail: format!("{what} {}", found.join(", ")),
+    });
+}
+
 /// The distinct matches of `terms` in `text`, lowercased, in order, at most
-/// `most` of them: what a vocabulary signal lists and weighs.
-pub(super) fn distinct_terms(terms: &regex::Regex, text: &str, most: usize) -> Vec<String> {
+/// `most` of them.
+fn distinct_terms(terms: &regex::Regex, text: &str, most: usize) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     for term in terms.find_iter(text) {
         if found.len() == most {
