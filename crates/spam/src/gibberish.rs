@@ -1,6 +1,6 @@
 //! Keyboard mashing: words no language has, such as `sdfkjh` or `qwrtpl`.
 
-use super::words::words;
+use super::words::{with_lowercase, words};
 use super::{Reason, Signal, SpamInput, SpamScreen};
 
 // Mashing alone rejects only when most of the text is mashed; a stray
@@ -68,23 +68,17 @@ impl Signal for Gibberish {
 }
 
 /// Whether `word` looks like keyboard mashing. Judged on the ASCII bytes,
-/// lowercased on the stack: allocating a copy of each word twice was a tenth
-/// of the screen's time.
+/// lowercased on the stack ([`with_lowercase`]): allocating a copy of each
+/// word twice was a tenth of the screen's time.
 fn is_mashed(word: &str) -> bool {
     if word.len() < MIN_LETTERS || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
         return false;
     }
-    let mut buffer = [0u8; 64];
-    let owned;
-    let letters: &[u8] = if word.len() <= buffer.len() {
-        let letters = &mut buffer[..word.len()];
-        letters.copy_from_slice(word.as_bytes());
-        letters.make_ascii_lowercase();
-        letters
-    } else {
-        owned = word.to_ascii_lowercase().into_bytes();
-        &owned
-    };
+    with_lowercase(word, |lower| mashed_letters(lower.as_bytes()))
+}
+
+/// [`is_mashed`] of a word's lowercase ASCII letters.
+fn mashed_letters(letters: &[u8]) -> bool {
     let vowel = |c: &u8| b"aeiouy".contains(c);
     let longest_consonant_run = letters.split(vowel).map(<[u8]>::len).max().unwrap_or(0);
     let along_a_row = letters

@@ -10,7 +10,7 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use super::words::words;
+use super::words::{with_lowercase, words};
 use super::{Reason, Signal, SpamInput, SpamScreen};
 
 // A short text without a job word is a hint only; a long one is not a job.
@@ -121,16 +121,11 @@ fn collect_labels<'a>(node: &'a serde_json::Value, labels: &mut Vec<&'a str>) {
 /// Whether `word` is a job word, in any case, also with a plural `s`, an
 /// `-ing` or `-ed` ending or a `re-` prefix taken off ("refitting" is "fit").
 fn is_job_word(word: &str) -> bool {
-    if word.len() > 24 {
-        return false;
-    }
-    let mut buffer = [0u8; 24];
-    let lower = &mut buffer[..word.len()];
-    lower.copy_from_slice(word.as_bytes());
-    lower.make_ascii_lowercase();
-    let Ok(lower) = std::str::from_utf8(lower) else {
-        return false;
-    };
+    with_lowercase(word, is_job_word_lowercase)
+}
+
+/// [`is_job_word`] of a lowercase word.
+fn is_job_word_lowercase(lower: &str) -> bool {
     let known = |stem: &str| JOB_WORDS.contains(stem);
     let endings = |word: &str| {
         known(word)

@@ -222,7 +222,8 @@ impl<'a> OutOfFamily<'a> {
                     .map(|example| (example.description.as_str(), example.is_spam()))
                     .collect();
                 training.extend_from_slice(extra);
-                let screen = screen_over(NaiveBayes::train(&training));
+                let screen =
+                    screen_over(NaiveBayes::train(&training), SpamScreen::DEFAULT_THRESHOLD);
                 FamilyResult {
                     family: family.to_owned(),
                     label,
@@ -274,12 +275,12 @@ impl<'a> OutOfFamily<'a> {
     }
 }
 
-/// The standard screen at the default threshold with `model` as its text
-/// model. Scores do not depend on the threshold, so one screen serves every
-/// threshold measured.
-pub fn screen_over(model: NaiveBayes) -> SpamScreen {
+/// The standard screen at `threshold` with `model` (freshly trained) as its
+/// text model. Scores do not depend on the threshold, so out of family one
+/// screen serves every threshold measured.
+pub fn screen_over(model: NaiveBayes, threshold: f64) -> SpamScreen {
     SpamScreen::standard_with(
-        SpamScreen::DEFAULT_THRESHOLD,
+        threshold,
         ModelHandle::new(LoadedModel::new(model, ModelOrigin::Stored)),
     )
 }

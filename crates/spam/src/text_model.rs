@@ -1,7 +1,7 @@
 //! The trained text model as a signal: the [`NaiveBayes`] log-odds of the
 //! description, turned into a weight.
 
-use super::model::{LoadedModel, ModelHandle, ModelOrigin, NaiveBayes};
+use super::model::ModelHandle;
 use super::{Reason, Signal, SpamInput, SpamScreen};
 
 // The model alone may reject, but only when it is very sure.
@@ -26,14 +26,6 @@ impl TextModel {
     /// The signal over the model `handle` holds.
     pub fn new(handle: ModelHandle) -> Self {
         TextModel { model: handle }
-    }
-
-    /// The signal over `model` alone (for evaluating a freshly trained one).
-    pub fn over(model: NaiveBayes) -> Self {
-        TextModel::new(ModelHandle::new(LoadedModel::new(
-            model,
-            ModelOrigin::Stored,
-        )))
     }
 
     /// The weight for `log_odds`: zero when the model leans ham.

@@ -9,7 +9,9 @@ use crate::{logging, open_store};
 use anyhow::Context;
 use intake_core::spam::{SpamDecision, StoredSpamModel, Verdict};
 use intake_core::{Store, StoreError};
-use intake_spam::labelled::{training_examples, Evaluation, Figures, Label, Labelled, OutOfFamily};
+use intake_spam::labelled::{
+    screen_over, training_examples, Evaluation, Figures, Label, Labelled, OutOfFamily,
+};
 use intake_spam::{redact_contact_details, NaiveBayes, SpamScreen};
 use serde_json::json;
 use std::path::Path;
@@ -249,13 +251,7 @@ async fn eval(
     if independent.exists() {
         let independent_set = read(independent)?;
         let model = NaiveBayes::train(&training_examples(&set));
-        let screen = SpamScreen::standard_with(
-            threshold,
-            intake_spam::ModelHandle::new(intake_spam::LoadedModel::new(
-                model,
-                intake_spam::ModelOrigin::Stored,
-            )),
-        );
+        let screen = screen_over(model, threshold);
         let evaluation = Evaluation::run(&screen, &independent_set);
         outln!(
             "independent set {} (never trained on): {} spam refused, {} missed; {} jobs accepted, {} refused",

@@ -276,6 +276,49 @@ pub fn data_dir() -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
+/// A fresh data dir with a staging key and one trade imported: Westminster
+/// Heating (company 9), boilers (category 1335) within 10 miles of SW1A 2AA.
+#[allow(dead_code)] // for the cli suite only; the hostile suite shares this file
+pub fn with_one_trade() -> (tempfile::TempDir, PathBuf, CliKey) {
+    let (tmp, dir) = data_dir();
+    let key = create_key(&dir, "staging");
+    let trades = tmp.path().join("trades.jsonl");
+    std::fs::write(
+        &trades,
+        r#"{"companyId":9,"companyName":"Westminster Heating","basePostcode":"SW1A 2AA","coverage":{"radiusMiles":10},"categories":[1335],"delivery":{"email":"jobs@wh.co.uk"}}"#,
+    )
+    .unwrap();
+    run_ok(&dir, &["import", "trades", trades.to_str().unwrap()]);
+    (tmp, dir, key)
+}
+
+/// `intake submit` of `body` (written to a file in `folder`) to `server`,
+/// signed with `key`, with `extra` arguments.
+#[allow(dead_code)] // for the cli suite only; the hostile suite shares this file
+pub fn submit(
+    folder: &Path,
+    server: &Server,
+    key: &CliKey,
+    body: &serde_json::Value,
+    extra: &[&str],
+) -> Output {
+    let file = folder.join("job.json");
+    std::fs::write(&file, body.to_string()).unwrap();
+    intake()
+        .args([
+            "submit",
+            file.to_str().unwrap(),
+            "--base-url",
+            &server.base_url(),
+            "--key-id",
+            &key.key_id,
+        ])
+        .args(extra)
+        .env("INTAKE_KEY_SECRET", &key.secret)
+        .output()
+        .unwrap()
+}
+
 /// A client signing for `key` against `server`.
 pub fn client(server: &Server, key: &CliKey) -> intake_client::Client {
     intake_client::Client::new(&server.base_url(), &key.key_id, &key.secret).unwrap()

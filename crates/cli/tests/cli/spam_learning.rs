@@ -3,7 +3,7 @@
 //! judged it, `intake spam train --with-decisions` stores a model trained
 //! with them, and a running server screens with it (docs/spam.md).
 
-use crate::helpers::{create_key, data_dir, intake, run_ok, Server};
+use crate::helpers::{intake, run_ok, submit, with_one_trade, Server};
 use serde_json::{json, Value};
 use sqlx::Connection;
 use std::path::PathBuf;
@@ -18,35 +18,12 @@ fn corpus() -> String {
 
 #[tokio::test]
 async fn decisions_are_kept_without_contact_details_and_a_model_trained_with_them_is_used() {
-    let (tmp, dir) = data_dir();
-    let key = create_key(&dir, "staging");
-    let trades = tmp.path().join("trades.jsonl");
-    std::fs::write(
-        &trades,
-        r#"{"companyId":9,"companyName":"Westminster Heating","basePostcode":"SW1A 2AA","coverage":{"radiusMiles":10},"categories":[1335],"delivery":{"email":"jobs@wh.co.uk"}}"#,
-    )
-    .unwrap();
-    run_ok(&dir, &["import", "trades", trades.to_str().unwrap()]);
+    let (tmp, dir, key) = with_one_trade();
     let server = Server::start(&dir, &[], &[("INTAKE_DIRECTORY_REFRESH_SECONDS", "1")]);
     let submit = |description: &str| {
         let body = json!({"description": description, "categoryId": 1335, "email": "sam@example.com",
             "phone": "07900000000", "firstName": "Sam", "lastName": "Jones", "postcode": "SW1A 1AA"});
-        let file = tmp.path().join("job.json");
-        std::fs::write(&file, body.to_string()).unwrap();
-        intake()
-            .args([
-                "submit",
-                file.to_str().unwrap(),
-                "--base-url",
-                &server.base_url(),
-                "--key-id",
-                &key.key_id,
-            ])
-            .env("INTAKE_KEY_SECRET", &key.secret)
-            .output()
-            .unwrap()
-            .status
-            .code()
+        submit(tmp.path(), &server, &key, &body, &[]).status.code()
     };
     let pitch = "Glitter wizardry for your taps at www.glitter.example, call 07700 900456 or mail deals@glitter.example";
     assert_eq!(submit(pitch), Some(5), "spam: 5");

@@ -1,38 +1,14 @@
-use crate::helpers::{create_key, data_dir, intake, run_ok, Server};
+use crate::helpers::{intake, run_ok, submit, with_one_trade, Server};
 use serde_json::{json, Value};
 
 #[tokio::test]
 async fn intake_submit_creates_a_job_and_its_exit_code_names_each_refusal() {
-    let (tmp, dir) = data_dir();
-    let key = create_key(&dir, "staging");
-    let trades = tmp.path().join("trades.jsonl");
-    std::fs::write(
-        &trades,
-        r#"{"companyId":9,"companyName":"Westminster Heating","basePostcode":"SW1A 2AA","coverage":{"radiusMiles":10},"categories":[1335],"delivery":{"email":"jobs@wh.co.uk"}}"#,
-    )
-    .unwrap();
-    run_ok(&dir, &["import", "trades", trades.to_str().unwrap()]);
+    let (tmp, dir, key) = with_one_trade();
     let server = Server::start(&dir, &[], &[]);
 
     let job = json!({"description": "Boiler not working, no hot water", "categoryId": 1335, "email": "sam@example.com",
         "phone": "07900000000", "firstName": "Sam", "lastName": "Jones", "postcode": "SW1A 1AA"});
-    let submit = |body: &Value, extra: &[&str]| {
-        let file = tmp.path().join("job.json");
-        std::fs::write(&file, body.to_string()).unwrap();
-        intake()
-            .args([
-                "submit",
-                file.to_str().unwrap(),
-                "--base-url",
-                &server.base_url(),
-                "--key-id",
-                &key.key_id,
-            ])
-            .args(extra)
-            .env("INTAKE_KEY_SECRET", &key.secret)
-            .output()
-            .unwrap()
-    };
+    let submit = |body: &Value, extra: &[&str]| submit(tmp.path(), &server, &key, body, extra);
 
     let created = submit(&job, &["--idempotency-key", "cli-1"]);
     assert_eq!(
